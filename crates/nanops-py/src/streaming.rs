@@ -1,0 +1,222 @@
+//! Bindings of the streaming reductions (see `_nanops.pyi` for the contract).
+
+use crate::dispatch::{dispatch_all, readonly, PyElement};
+use crate::errors::guard;
+use nanops::{Axes, Report};
+use ndarray::ArrayD;
+use numpy::{PyArray, PyUntypedArray};
+use pyo3::prelude::*;
+
+type Out<'py> = PyResult<Bound<'py, PyAny>>;
+type Flagged<'py> = PyResult<(Bound<'py, PyAny>, bool)>;
+
+fn to_py<'py, T: numpy::Element>(py: Python<'py>, a: ArrayD<T>) -> Bound<'py, PyAny> {
+    PyArray::from_owned_array(py, a).into_any()
+}
+
+fn flagged<'py, T: numpy::Element>(py: Python<'py>, r: Report<T>) -> (Bound<'py, PyAny>, bool) {
+    (to_py(py, r.values), r.degenerate > 0)
+}
+
+/// Defines `$name_impl::<E>` running `$call(&view, axes)` and returning the array.
+macro_rules! plain {
+    ($impl_name:ident, $call:path, $out:ident) => {
+        fn $impl_name<'py, E: PyElement>(
+            a: &Bound<'py, PyUntypedArray>,
+            axes: Vec<usize>,
+        ) -> Out<'py>
+        where
+            E::$out: numpy::Element,
+        {
+            let ro = readonly::<E>(a)?;
+            let v = ro.as_array();
+            let r = guard(a.py(), || $call(&v, Axes::from(axes)))?;
+            Ok(to_py(a.py(), r))
+        }
+    };
+}
+plain!(sum_impl, nanops::nansum, Sum);
+plain!(prod_impl, nanops::nanprod, Sum);
+
+fn count_impl<'py, E: PyElement>(a: &Bound<'py, PyUntypedArray>, axes: Vec<usize>) -> Out<'py> {
+    let ro = readonly::<E>(a)?;
+    let v = ro.as_array();
+    let r = guard(a.py(), || nanops::nancount(&v, Axes::from(axes)))?;
+    Ok(to_py(a.py(), r.mapv(|c| c as i64)))
+}
+
+fn mean_impl<'py, E: PyElement>(a: &Bound<'py, PyUntypedArray>, axes: Vec<usize>) -> Flagged<'py>
+where
+    E::Mean: numpy::Element,
+{
+    let ro = readonly::<E>(a)?;
+    let v = ro.as_array();
+    let r = guard(a.py(), || nanops::nanmean_report(&v, Axes::from(axes)))?;
+    Ok(flagged(a.py(), r))
+}
+
+fn var_impl<'py, E: PyElement>(
+    a: &Bound<'py, PyUntypedArray>,
+    axes: Vec<usize>,
+    ddof: f64,
+    std: bool,
+) -> Flagged<'py>
+where
+    E::Var: numpy::Element,
+{
+    let ro = readonly::<E>(a)?;
+    let v = ro.as_array();
+    let r = guard(a.py(), || {
+        if std {
+            nanops::nanstd_report(&v, Axes::from(axes), ddof)
+        } else {
+            nanops::nanvar_report(&v, Axes::from(axes), ddof)
+        }
+    })?;
+    Ok(flagged(a.py(), r))
+}
+
+fn extremum_impl<'py, E: PyElement>(
+    a: &Bound<'py, PyUntypedArray>,
+    axes: Vec<usize>,
+    max: bool,
+) -> Flagged<'py> {
+    let ro = readonly::<E>(a)?;
+    let v = ro.as_array();
+    let r = guard(a.py(), || {
+        if max {
+            nanops::nanmax_report(&v, Axes::from(axes))
+        } else {
+            nanops::nanmin_report(&v, Axes::from(axes))
+        }
+    })?;
+    Ok(flagged(a.py(), r))
+}
+
+fn arg_impl<'py, E: PyElement>(
+    a: &Bound<'py, PyUntypedArray>,
+    axis: Option<isize>,
+    max: bool,
+) -> Out<'py> {
+    let ro = readonly::<E>(a)?;
+    let v = ro.as_array();
+    let r = guard(a.py(), || {
+        if max {
+            nanops::nanargmax(&v, axis)
+        } else {
+            nanops::nanargmin(&v, axis)
+        }
+    })?;
+    Ok(to_py(a.py(), r.mapv(|i| i as i64)))
+}
+
+fn cumulative_impl<'py, E: PyElement>(
+    a: &Bound<'py, PyUntypedArray>,
+    axis: Option<isize>,
+    prod: bool,
+) -> Out<'py>
+where
+    E::Sum: numpy::Element,
+{
+    let ro = readonly::<E>(a)?;
+    let v = ro.as_array();
+    let r = guard(a.py(), || {
+        if prod {
+            nanops::nancumprod(&v, axis)
+        } else {
+            nanops::nancumsum(&v, axis)
+        }
+    })?;
+    Ok(to_py(a.py(), r))
+}
+
+/// Sum of non-NaN values.
+#[pyfunction]
+fn nansum<'py>(a: &Bound<'py, PyUntypedArray>, axes: Vec<usize>) -> Out<'py> {
+    dispatch_all!(a, sum_impl(axes))
+}
+
+/// Product of non-NaN values.
+#[pyfunction]
+fn nanprod<'py>(a: &Bound<'py, PyUntypedArray>, axes: Vec<usize>) -> Out<'py> {
+    dispatch_all!(a, prod_impl(axes))
+}
+
+/// Number of non-NaN values.
+#[pyfunction]
+fn nancount<'py>(a: &Bound<'py, PyUntypedArray>, axes: Vec<usize>) -> Out<'py> {
+    dispatch_all!(a, count_impl(axes))
+}
+
+/// Mean of non-NaN values, and whether a slice was empty.
+#[pyfunction]
+fn nanmean<'py>(a: &Bound<'py, PyUntypedArray>, axes: Vec<usize>) -> Flagged<'py> {
+    dispatch_all!(a, mean_impl(axes))
+}
+
+/// Variance (or standard deviation) of non-NaN values, and whether a slice had `count - ddof <= 0`.
+#[pyfunction]
+fn nanvar<'py>(
+    a: &Bound<'py, PyUntypedArray>,
+    axes: Vec<usize>,
+    ddof: f64,
+    std: bool,
+) -> Flagged<'py> {
+    dispatch_all!(a, var_impl(axes, ddof, std))
+}
+
+/// Minimum ignoring NaN, and whether a slice was all-NaN.
+#[pyfunction]
+fn nanmin<'py>(a: &Bound<'py, PyUntypedArray>, axes: Vec<usize>) -> Flagged<'py> {
+    dispatch_all!(a, extremum_impl(axes, false))
+}
+
+/// Maximum ignoring NaN, and whether a slice was all-NaN.
+#[pyfunction]
+fn nanmax<'py>(a: &Bound<'py, PyUntypedArray>, axes: Vec<usize>) -> Flagged<'py> {
+    dispatch_all!(a, extremum_impl(axes, true))
+}
+
+/// Index of the first minimum ignoring NaN.
+#[pyfunction]
+#[pyo3(signature = (a, axis))]
+fn nanargmin<'py>(a: &Bound<'py, PyUntypedArray>, axis: Option<isize>) -> Out<'py> {
+    dispatch_all!(a, arg_impl(axis, false))
+}
+
+/// Index of the first maximum ignoring NaN.
+#[pyfunction]
+#[pyo3(signature = (a, axis))]
+fn nanargmax<'py>(a: &Bound<'py, PyUntypedArray>, axis: Option<isize>) -> Out<'py> {
+    dispatch_all!(a, arg_impl(axis, true))
+}
+
+/// Cumulative sum, NaN as zero.
+#[pyfunction]
+#[pyo3(signature = (a, axis))]
+fn nancumsum<'py>(a: &Bound<'py, PyUntypedArray>, axis: Option<isize>) -> Out<'py> {
+    dispatch_all!(a, cumulative_impl(axis, false))
+}
+
+/// Cumulative product, NaN as one.
+#[pyfunction]
+#[pyo3(signature = (a, axis))]
+fn nancumprod<'py>(a: &Bound<'py, PyUntypedArray>, axis: Option<isize>) -> Out<'py> {
+    dispatch_all!(a, cumulative_impl(axis, true))
+}
+
+/// Adds the streaming functions to the module.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(nansum, m)?)?;
+    m.add_function(wrap_pyfunction!(nanprod, m)?)?;
+    m.add_function(wrap_pyfunction!(nancount, m)?)?;
+    m.add_function(wrap_pyfunction!(nanmean, m)?)?;
+    m.add_function(wrap_pyfunction!(nanvar, m)?)?;
+    m.add_function(wrap_pyfunction!(nanmin, m)?)?;
+    m.add_function(wrap_pyfunction!(nanmax, m)?)?;
+    m.add_function(wrap_pyfunction!(nanargmin, m)?)?;
+    m.add_function(wrap_pyfunction!(nanargmax, m)?)?;
+    m.add_function(wrap_pyfunction!(nancumsum, m)?)?;
+    m.add_function(wrap_pyfunction!(nancumprod, m)?)?;
+    Ok(())
+}

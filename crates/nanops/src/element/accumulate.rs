@@ -1,0 +1,162 @@
+//! Arithmetic of accumulators: compensated addition, Chan-style moments.
+
+use num_complex::Complex;
+use num_traits::Float;
+use std::fmt::Debug;
+use std::ops::{Add, Div, Mul, Sub};
+
+/// A type sums and products are accumulated in.
+///
+/// Floats add with Neumaier compensation (`comp_add`); integers wrap, as NumPy.
+pub trait Accumulator: Copy + Send + Sync + Debug + Default + PartialEq + 'static {
+    /// Additive identity.
+    fn zero() -> Self;
+    /// Multiplicative identity.
+    fn one() -> Self;
+    /// `self + other` (wrapping for integers).
+    fn add(self, other: Self) -> Self;
+    /// `self * other` (wrapping for integers).
+    fn mul(self, other: Self) -> Self;
+    /// Adds `x` to the compensated pair `(hi, lo)`; the sum is `hi + lo`.
+    ///
+    /// ```text
+    /// t = hi + x
+    /// lo += (hi - t) + x   if |hi| >= |x|
+    /// lo += (x - t) + hi   otherwise
+    /// hi = t
+    /// ```
+    fn comp_add(hi: &mut Self, lo: &mut Self, x: Self);
+}
+
+macro_rules! int_acc {
+    ($($t:ty),*) => {$(
+        impl Accumulator for $t {
+            #[inline(always)]
+            fn zero() -> Self { 0 }
+            #[inline(always)]
+            fn one() -> Self { 1 }
+            #[inline(always)]
+            fn add(self, o: Self) -> Self { self.wrapping_add(o) }
+            #[inline(always)]
+            fn mul(self, o: Self) -> Self { self.wrapping_mul(o) }
+            #[inline(always)]
+            fn comp_add(hi: &mut Self, _lo: &mut Self, x: Self) { *hi = hi.wrapping_add(x) }
+        }
+    )*};
+}
+int_acc!(i64, u64);
+
+#[inline(always)]
+fn neumaier<F: Float>(hi: &mut F, lo: &mut F, x: F) {
+    let t = *hi + x;
+    if hi.abs() >= x.abs() {
+        *lo = *lo + ((*hi - t) + x);
+    } else {
+        *lo = *lo + ((x - t) + *hi);
+    }
+    *hi = t;
+}
+
+macro_rules! float_acc {
+    ($($t:ty),*) => {$(
+        impl Accumulator for $t {
+            #[inline(always)]
+            fn zero() -> Self { 0.0 }
+            #[inline(always)]
+            fn one() -> Self { 1.0 }
+            #[inline(always)]
+            fn add(self, o: Self) -> Self { self + o }
+            #[inline(always)]
+            fn mul(self, o: Self) -> Self { self * o }
+            #[inline(always)]
+            fn comp_add(hi: &mut Self, lo: &mut Self, x: Self) {
+                if x.is_finite() && hi.is_finite() {
+                    neumaier(hi, lo, x)
+                } else {
+                    // inf/NaN: plain IEEE addition; compensation would make NaN of inf - inf.
+                    *hi += x;
+                }
+            }
+        }
+        impl Accumulator for Complex<$t> {
+            #[inline(always)]
+            fn zero() -> Self { Complex::new(0.0, 0.0) }
+            #[inline(always)]
+            fn one() -> Self { Complex::new(1.0, 0.0) }
+            #[inline(always)]
+            fn add(self, o: Self) -> Self { self + o }
+            #[inline(always)]
+            fn mul(self, o: Self) -> Self { self * o }
+            #[inline(always)]
+            fn comp_add(hi: &mut Self, lo: &mut Self, x: Self) {
+                <$t>::comp_add(&mut hi.re, &mut lo.re, x.re);
+                <$t>::comp_add(&mut hi.im, &mut lo.im, x.im);
+            }
+        }
+    )*};
+}
+float_acc!(f32, f64);
+
+/// A floating type means and variances are computed in: `f32`, `f64` and their complex.
+///
+/// `Real` is the type of squared magnitudes, so the variance of complex data is real.
+pub trait FloatAcc:
+    Accumulator + Add<Output = Self> + Sub<Output = Self> + Mul<Output = Self> + Div<Output = Self>
+{
+    /// The real type (`Self` for real floats).
+    type Real: Float + Accumulator + Debug + Send + Sync;
+    /// `|x|²`.
+    fn abs2(self) -> Self::Real;
+    /// Multiplies by a real number.
+    fn scale(self, r: Self::Real) -> Self;
+    /// Divides by a real number.
+    fn div_real(self, r: Self::Real) -> Self;
+    /// A count as a real number.
+    fn real_from_u64(n: u64) -> Self::Real;
+    /// An `f64` rounded to the real type.
+    fn real_from_f64(x: f64) -> Self::Real;
+    /// True when either part is NaN.
+    fn any_nan(self) -> bool;
+    /// `Re(self · conj(other))`: the product of two reals, the dot product of complex parts.
+    fn dot_re(self, other: Self) -> Self::Real;
+}
+
+macro_rules! float_floatacc {
+    ($($t:ty),*) => {$(
+        impl FloatAcc for $t {
+            type Real = $t;
+            #[inline(always)]
+            fn abs2(self) -> $t { self * self }
+            #[inline(always)]
+            fn scale(self, r: $t) -> Self { self * r }
+            #[inline(always)]
+            fn div_real(self, r: $t) -> Self { self / r }
+            #[inline(always)]
+            fn real_from_u64(n: u64) -> $t { n as $t }
+            #[inline(always)]
+            fn real_from_f64(x: f64) -> $t { x as $t }
+            #[inline(always)]
+            fn any_nan(self) -> bool { self.is_nan() }
+            #[inline(always)]
+            fn dot_re(self, o: Self) -> $t { self * o }
+        }
+        impl FloatAcc for Complex<$t> {
+            type Real = $t;
+            #[inline(always)]
+            fn abs2(self) -> $t { self.re * self.re + self.im * self.im }
+            #[inline(always)]
+            fn scale(self, r: $t) -> Self { Complex::new(self.re * r, self.im * r) }
+            #[inline(always)]
+            fn div_real(self, r: $t) -> Self { Complex::new(self.re / r, self.im / r) }
+            #[inline(always)]
+            fn real_from_u64(n: u64) -> $t { n as $t }
+            #[inline(always)]
+            fn real_from_f64(x: f64) -> $t { x as $t }
+            #[inline(always)]
+            fn any_nan(self) -> bool { self.re.is_nan() || self.im.is_nan() }
+            #[inline(always)]
+            fn dot_re(self, o: Self) -> $t { self.re * o.re + self.im * o.im }
+        }
+    )*};
+}
+float_floatacc!(f32, f64);

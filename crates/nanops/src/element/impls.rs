@@ -1,0 +1,199 @@
+//! `Element` for every supported type.
+
+use super::{sealed::Sealed, Element};
+use half::{bf16, f16};
+use num_complex::Complex;
+
+macro_rules! half_element {
+    ($($t:ty),*) => {$(
+        impl Sealed for $t {}
+        impl Element for $t {
+            type Acc = f32;
+            type Sum = $t;
+            type Float = f32;
+            type Mean = $t;
+            type Var = $t;
+            const CAN_BE_NAN: bool = true;
+            #[inline(always)]
+            fn is_nan_value(self) -> bool { self.is_nan() }
+            #[inline(always)]
+            fn to_acc(self) -> f32 { self.to_f32() }
+            #[inline(always)]
+            fn to_float(self) -> f32 { self.to_f32() }
+            #[inline(always)]
+            fn sum_from_acc(a: f32) -> $t { <$t>::from_f32(a) }
+            #[inline(always)]
+            fn mean_from_float(x: f32) -> $t { <$t>::from_f32(x) }
+            #[inline(always)]
+            fn var_from_real(x: f32) -> $t { <$t>::from_f32(x) }
+            #[inline(always)]
+            fn less(self, o: Self) -> bool { self.to_f32() < o.to_f32() }
+            #[inline(always)]
+            fn nan() -> Self { <$t>::NAN }
+        }
+    )*};
+}
+half_element!(f16, bf16);
+
+macro_rules! float_element {
+    ($t:ty, $acc:ty) => {
+        impl Sealed for $t {}
+        impl Element for $t {
+            type Acc = $acc;
+            type Sum = $t;
+            type Float = $acc;
+            type Mean = $t;
+            type Var = $t;
+            const CAN_BE_NAN: bool = true;
+            #[inline(always)]
+            fn is_nan_value(self) -> bool {
+                self.is_nan()
+            }
+            #[inline(always)]
+            fn to_acc(self) -> $acc {
+                self as $acc
+            }
+            #[inline(always)]
+            fn to_float(self) -> $acc {
+                self as $acc
+            }
+            #[inline(always)]
+            fn sum_from_acc(a: $acc) -> $t {
+                a as $t
+            }
+            #[inline(always)]
+            fn mean_from_float(x: $acc) -> $t {
+                x as $t
+            }
+            #[inline(always)]
+            fn var_from_real(x: $acc) -> $t {
+                x as $t
+            }
+            #[inline(always)]
+            fn less(self, o: Self) -> bool {
+                self < o
+            }
+            #[inline(always)]
+            fn nan() -> Self {
+                <$t>::NAN
+            }
+        }
+        impl Sealed for Complex<$t> {}
+        impl Element for Complex<$t> {
+            type Acc = Complex<$acc>;
+            type Sum = Complex<$t>;
+            type Float = Complex<$acc>;
+            type Mean = Complex<$t>;
+            type Var = $t;
+            const CAN_BE_NAN: bool = true;
+            #[inline(always)]
+            fn is_nan_value(self) -> bool {
+                self.re.is_nan() || self.im.is_nan()
+            }
+            #[inline(always)]
+            fn to_acc(self) -> Complex<$acc> {
+                Complex::new(self.re as $acc, self.im as $acc)
+            }
+            #[inline(always)]
+            fn to_float(self) -> Complex<$acc> {
+                Complex::new(self.re as $acc, self.im as $acc)
+            }
+            #[inline(always)]
+            fn sum_from_acc(a: Complex<$acc>) -> Self {
+                Complex::new(a.re as $t, a.im as $t)
+            }
+            #[inline(always)]
+            fn mean_from_float(x: Complex<$acc>) -> Self {
+                Complex::new(x.re as $t, x.im as $t)
+            }
+            #[inline(always)]
+            fn var_from_real(x: $acc) -> $t {
+                x as $t
+            }
+            #[inline(always)]
+            fn less(self, o: Self) -> bool {
+                self.re < o.re || (self.re == o.re && self.im < o.im)
+            }
+            #[inline(always)]
+            fn nan() -> Self {
+                Complex::new(<$t>::NAN, <$t>::NAN)
+            }
+        }
+    };
+}
+float_element!(f32, f64);
+float_element!(f64, f64);
+
+macro_rules! int_element {
+    ($acc:ty; $($t:ty),*) => {$(
+        impl Sealed for $t {}
+        impl Element for $t {
+            type Acc = $acc;
+            type Sum = $acc;
+            type Float = f64;
+            type Mean = f64;
+            type Var = f64;
+            const CAN_BE_NAN: bool = false;
+            #[inline(always)]
+            fn is_nan_value(self) -> bool { false }
+            #[inline(always)]
+            fn to_acc(self) -> $acc { self as $acc }
+            #[inline(always)]
+            fn to_float(self) -> f64 { self as f64 }
+            #[inline(always)]
+            fn sum_from_acc(a: $acc) -> $acc { a }
+            #[inline(always)]
+            fn mean_from_float(x: f64) -> f64 { x }
+            #[inline(always)]
+            fn var_from_real(x: f64) -> f64 { x }
+            #[inline(always)]
+            fn less(self, o: Self) -> bool { self < o }
+            #[inline(always)]
+            fn nan() -> Self { 0 }
+        }
+    )*};
+}
+int_element!(i64; i8, i16, i32, i64);
+int_element!(u64; u8, u16, u32, u64);
+
+impl Sealed for bool {}
+impl Element for bool {
+    type Acc = i64;
+    type Sum = i64;
+    type Float = f64;
+    type Mean = f64;
+    type Var = f64;
+    const CAN_BE_NAN: bool = false;
+    #[inline(always)]
+    fn is_nan_value(self) -> bool {
+        false
+    }
+    #[inline(always)]
+    fn to_acc(self) -> i64 {
+        self as i64
+    }
+    #[inline(always)]
+    fn to_float(self) -> f64 {
+        self as u8 as f64
+    }
+    #[inline(always)]
+    fn sum_from_acc(a: i64) -> i64 {
+        a
+    }
+    #[inline(always)]
+    fn mean_from_float(x: f64) -> f64 {
+        x
+    }
+    #[inline(always)]
+    fn var_from_real(x: f64) -> f64 {
+        x
+    }
+    #[inline(always)]
+    fn less(self, o: Self) -> bool {
+        !self & o
+    }
+    #[inline(always)]
+    fn nan() -> Self {
+        false
+    }
+}

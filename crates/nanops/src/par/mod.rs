@@ -1,0 +1,107 @@
+//! Splitting a plan across threads, with results independent of the thread count.
+//!
+//! Two ways to split, chosen from the shape alone:
+//! - many outputs: blocks of outputs run on different threads; each output's
+//!   state is computed entirely by one task, so the split cannot change bits;
+//! - few outputs over many values: the outermost reduced dimension is cut into
+//!   chunks of about [`CHUNK`] values, each chunk yields partial states, and the
+//!   partials merge in chunk order. The cut depends on the shape only, so one
+//!   thread or many give identical bits, run after run.
+//!
+//! Work below [`MIN_TASK`] values stays on the calling thread.
+
+use crate::element::Element;
+use crate::kernels::Reducer;
+use crate::plan::{Plan, Walker};
+use ndarray::{ArrayD, ArrayViewD, IxDyn};
+use rayon::prelude::*;
+
+/// Values per reduction chunk when few outputs share a long reduction.
+pub(crate) const CHUNK: usize = 1 << 16;
+/// Least number of values worth a rayon task.
+pub(crate) const MIN_TASK: usize = 1 << 17;
+/// Up to this many outputs, a long reduction is split into chunks.
+const FEW_OUTPUTS: usize = 16;
+
+/// States of every plan-order output.
+fn states<E: Element, R: Reducer<E>>(ptr: *const E, plan: &Plan, r: &R) -> Vec<R::State> {
+    let (n_out, n_red) = (plan.out_len(), plan.reduce_len());
+    let d0 = plan.reduced[0];
+    if n_out <= FEW_OUTPUTS && n_red >= 2 * CHUNK && d0.len > 1 {
+        let per_index = n_red / d0.len;
+        let step = (CHUNK / per_index.max(1)).max(1);
+        let chunks = d0.len.div_ceil(step);
+        let p = SendPtr(ptr);
+        let run_chunk = |c: usize| {
+            let ptr = p.get();
+            let sub = plan.restrict_reduced(c * step, ((c + 1) * step).min(d0.len));
+            let mut st = vec![r.init(); n_out];
+            // SAFETY: `sub` restricts the plan of the view behind `ptr`.
+            unsafe { Walker::new(ptr, &sub) }.run(r, &mut st, 0);
+            st
+        };
+        let partials: Vec<Vec<R::State>> = if n_out * n_red >= 2 * MIN_TASK {
+            (0..chunks).into_par_iter().map(run_chunk).collect()
+        } else {
+            (0..chunks).map(run_chunk).collect()
+        };
+        let mut it = partials.into_iter();
+        let mut acc = it.next().unwrap_or_else(|| vec![r.init(); n_out]);
+        for p in it {
+            acc.iter_mut().zip(&p).for_each(|(a, b)| r.merge(a, b));
+        }
+        return acc;
+    }
+    let mut st = vec![r.init(); n_out];
+    // SAFETY: `plan` was made from the view behind `ptr`.
+    let walker = unsafe { Walker::new(ptr, plan) };
+    if n_out > 1 && n_out * n_red >= 2 * MIN_TASK {
+        let per_task = (MIN_TASK / n_red.max(1)).max(1);
+        st.par_chunks_mut(per_task)
+            .enumerate()
+            .for_each(|(i, c)| walker.run(r, c, i * per_task));
+    } else {
+        walker.run(r, &mut st, 0);
+    }
+    st
+}
+
+/// A raw pointer that may cross threads (the data behind it is `Sync`).
+#[derive(Clone, Copy)]
+pub(crate) struct SendPtr<E>(pub *const E);
+// SAFETY: only used for reading `E: Sync` data that outlives the parallel section.
+unsafe impl<E: Sync> Send for SendPtr<E> {}
+unsafe impl<E: Sync> Sync for SendPtr<E> {}
+
+impl<E> SendPtr<E> {
+    /// The pointer (a method, so closures capture the whole `SendPtr`).
+    #[inline(always)]
+    pub(crate) fn get(self) -> *const E {
+        self.0
+    }
+}
+
+/// Reduces `view` over `axes` (sorted, distinct, in range) with `r`.
+///
+/// Returns the results (C order, the kept axes in order) and the number of
+/// degenerate slices (see [`Reducer::degenerate`]).
+pub(crate) fn reduce<E: Element, R: Reducer<E>>(
+    view: &ArrayViewD<'_, E>,
+    axes: &[usize],
+    r: &R,
+) -> (ArrayD<R::Output>, usize) {
+    let plan = Plan::new(view.shape(), view.strides(), axes);
+    let n_out = plan.out_len();
+    let mut out = vec![R::Output::default(); n_out];
+    let mut degenerate = 0;
+    if n_out > 0 {
+        let states = states(view.as_ptr(), &plan, r);
+        for (st, off) in states.iter().zip(plan.out_offsets()) {
+            out[off as usize] = r.finish(st);
+            degenerate += r.degenerate(st) as usize;
+        }
+    }
+    let values = ArrayD::from_shape_vec(IxDyn(&plan.out_shape), out)
+        .expect("output length matches its shape");
+    (values, degenerate)
+}

@@ -1,0 +1,216 @@
+//! The layout planner: any (shape, strides, axes) → a loop nest with contiguous inner loops.
+//!
+//! [`Plan::new`] normalises a view once:
+//! 1. axes of length 1 are dropped (they change neither values nor order);
+//! 2. negative strides are flipped (the base moves to the lowest address; the
+//!    output stride of a kept axis flips with it, so results land in place);
+//! 3. kept and reduced axes are each ordered by decreasing stride and
+//!    neighbours that are contiguous with each other are merged.
+//!
+//! The [`Strategy`] then follows from the innermost dimensions:
+//! - [`Strategy::Lanes`]: the innermost reduced dimension is contiguous — one
+//!   kernel call per contiguous run of one output's values;
+//! - [`Strategy::Rows`]: the innermost kept dimension is contiguous — walk the
+//!   reduced dimensions outside and fold each contiguous row into a row of
+//!   states, one per output (reducing axis 0 of a C-order array);
+//! - [`Strategy::Gather`]: nothing is contiguous — copy strided runs into a
+//!   small scratch buffer and use the lane kernel on it.
+//!
+//! States are kept in *plan order* (C order over the sorted kept dimensions)
+//! and scattered to the output's C order once at the end, through the kept
+//! dimensions' output strides.
+
+mod walk;
+
+pub(crate) use walk::{for_each_offset, Walker};
+
+/// One dimension of the loop nest: its length and its stride in elements.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Dim {
+    /// Number of indices.
+    pub len: usize,
+    /// Distance between consecutive indices, in elements.
+    pub stride: isize,
+}
+
+/// A kept dimension: its input dimension and its stride in the output.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct KeptDim {
+    /// Length and input stride.
+    pub dim: Dim,
+    /// Stride in the C-order output, in elements.
+    pub out_stride: isize,
+}
+
+/// How the inner loop meets memory; see the [module docs](self).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Strategy {
+    /// Innermost reduced dimension contiguous.
+    Lanes,
+    /// Innermost kept dimension contiguous.
+    Rows,
+    /// Neither: gather strided runs into scratch.
+    Gather,
+}
+
+/// A normalised loop nest for one reduction.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Plan {
+    /// Offset, in elements, of the first visited element from the view's pointer.
+    pub base: isize,
+    /// Kept dimensions, outermost first.
+    pub kept: Vec<KeptDim>,
+    /// Offset, in elements, of plan-order output 0 in the C-order output.
+    pub out_base: isize,
+    /// Reduced dimensions, outermost first; never empty (a reduction over no
+    /// axis gets one dimension of length 1).
+    pub reduced: Vec<Dim>,
+    /// Shape of the output: the kept axes in their original order.
+    pub out_shape: Vec<usize>,
+}
+
+/// Orders dimensions by decreasing stride and merges contiguous neighbours.
+fn sort_and_merge<T: Copy>(
+    dims: &mut Vec<T>,
+    key: impl Fn(&T) -> isize,
+    merge: impl Fn(&T, &T) -> Option<T>,
+) {
+    dims.sort_by_key(|d| std::cmp::Reverse(key(d)));
+    let mut merged: Vec<T> = Vec::with_capacity(dims.len());
+    for &d in dims.iter() {
+        match merged.last().and_then(|outer| merge(outer, &d)) {
+            Some(m) => *merged.last_mut().expect("non-empty") = m,
+            None => merged.push(d),
+        }
+    }
+    *dims = merged;
+}
+
+impl Plan {
+    /// Plans the reduction of a view of `shape`/`strides` (elements) over
+    /// `axes` (sorted, distinct, in range).
+    pub fn new(shape: &[usize], strides: &[isize], axes: &[usize]) -> Plan {
+        let out_shape: Vec<usize> = (0..shape.len())
+            .filter(|i| !axes.contains(i))
+            .map(|i| shape[i])
+            .collect();
+        // C-order output strides of the kept axes.
+        let mut out_strides = vec![0isize; out_shape.len()];
+        let mut acc = 1isize;
+        for (s, &len) in out_strides.iter_mut().zip(&out_shape).rev() {
+            *s = acc;
+            acc *= len.max(1) as isize;
+        }
+        let (mut base, mut out_base) = (0isize, 0isize);
+        let (mut kept, mut reduced) = (Vec::new(), Vec::new());
+        let mut k = 0;
+        for (i, (&len, &stride)) in shape.iter().zip(strides).enumerate() {
+            let is_reduced = axes.contains(&i);
+            let mut dim = Dim { len, stride };
+            let mut out_stride = if is_reduced { 0 } else { out_strides[k] };
+            if !is_reduced {
+                k += 1;
+            }
+            if len == 1 {
+                continue;
+            }
+            if stride < 0 && len > 0 {
+                base += (len as isize - 1) * stride;
+                dim.stride = -stride;
+                out_base += (len as isize - 1) * out_stride;
+                out_stride = -out_stride;
+            }
+            if is_reduced {
+                reduced.push(dim);
+            } else {
+                kept.push(KeptDim { dim, out_stride });
+            }
+        }
+        sort_and_merge(
+            &mut reduced,
+            |d| d.stride,
+            |o, i| {
+                (o.stride == i.stride * i.len as isize).then_some(Dim {
+                    len: o.len * i.len,
+                    stride: i.stride,
+                })
+            },
+        );
+        sort_and_merge(
+            &mut kept,
+            |d| d.dim.stride,
+            |o, i| {
+                let n = i.dim.len as isize;
+                (o.dim.stride == i.dim.stride * n && o.out_stride == i.out_stride * n).then_some(
+                    KeptDim {
+                        dim: Dim {
+                            len: o.dim.len * i.dim.len,
+                            stride: i.dim.stride,
+                        },
+                        out_stride: i.out_stride,
+                    },
+                )
+            },
+        );
+        if reduced.is_empty() {
+            reduced.push(Dim { len: 1, stride: 1 });
+        }
+        Plan {
+            base,
+            kept,
+            out_base,
+            reduced,
+            out_shape,
+        }
+    }
+
+    /// Number of output elements.
+    pub fn out_len(&self) -> usize {
+        self.out_shape.iter().product()
+    }
+
+    /// Number of values reduced into each output element.
+    pub fn reduce_len(&self) -> usize {
+        self.reduced.iter().map(|d| d.len).product()
+    }
+
+    /// The loop strategy; see [`Strategy`].
+    pub fn strategy(&self) -> Strategy {
+        let r = self.reduced.last().expect("never empty");
+        if r.stride == 1 {
+            Strategy::Lanes
+        } else if self.kept.last().is_some_and(|k| k.dim.stride == 1) {
+            Strategy::Rows
+        } else {
+            Strategy::Gather
+        }
+    }
+
+    /// The same plan restricted to indices `start..end` of the outermost
+    /// reduced dimension.
+    pub fn restrict_reduced(&self, start: usize, end: usize) -> Plan {
+        let mut p = self.clone();
+        let d = &mut p.reduced[0];
+        p.base += start as isize * d.stride;
+        d.len = end - start;
+        p
+    }
+
+    /// Output offsets (C order) of the plan-order outputs, in plan order.
+    pub fn out_offsets(&self) -> Vec<isize> {
+        let dims: Vec<Dim> = self
+            .kept
+            .iter()
+            .map(|k| Dim {
+                len: k.dim.len,
+                stride: k.out_stride,
+            })
+            .collect();
+        let mut v = Vec::with_capacity(self.out_len());
+        for_each_offset(&dims, self.out_base, |o| v.push(o));
+        v
+    }
+}
+
+#[cfg(test)]
+mod tests;

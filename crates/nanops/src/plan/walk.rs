@@ -1,0 +1,175 @@
+//! Executing a [`Plan`]: the loop nests of the three strategies.
+
+use super::{Dim, Plan, Strategy};
+use crate::element::Element;
+use crate::kernels::Reducer;
+
+/// Values gathered per kernel call by [`Strategy::Gather`].
+const GATHER: usize = 1024;
+
+/// Mixed-radix counter over `dims` (outermost first) that tracks the offset.
+struct Odometer<'a> {
+    dims: &'a [Dim],
+    idx: Vec<usize>,
+    offset: isize,
+}
+
+impl<'a> Odometer<'a> {
+    /// Positioned at flat (C-order) index `start` of `dims`.
+    fn new(dims: &'a [Dim], base: isize, start: usize) -> Self {
+        let mut idx = vec![0; dims.len()];
+        let mut rest = start;
+        let mut offset = base;
+        for (k, d) in dims.iter().enumerate().rev() {
+            if d.len == 0 {
+                break;
+            }
+            idx[k] = rest % d.len;
+            rest /= d.len;
+            offset += idx[k] as isize * d.stride;
+        }
+        Odometer { dims, idx, offset }
+    }
+
+    /// Moves to the next index (wrapping past the end).
+    #[inline]
+    fn advance(&mut self) {
+        for k in (0..self.dims.len()).rev() {
+            let d = self.dims[k];
+            self.idx[k] += 1;
+            self.offset += d.stride;
+            if self.idx[k] < d.len {
+                return;
+            }
+            self.offset -= d.stride * d.len as isize;
+            self.idx[k] = 0;
+        }
+    }
+}
+
+/// Calls `f` with the offset of every index of `dims` (outermost first,
+/// C order), starting from `base`.
+#[inline]
+pub(crate) fn for_each_offset(dims: &[Dim], base: isize, mut f: impl FnMut(isize)) {
+    match dims {
+        [] => f(base),
+        [d] => (0..d.len).for_each(|i| f(base + i as isize * d.stride)),
+        [o, d] => {
+            for i in 0..o.len {
+                let b = base + i as isize * o.stride;
+                (0..d.len).for_each(|j| f(b + j as isize * d.stride));
+            }
+        }
+        _ => {
+            let n: usize = dims.iter().map(|d| d.len).product();
+            let mut odo = Odometer::new(dims, base, 0);
+            for _ in 0..n {
+                f(odo.offset);
+                odo.advance();
+            }
+        }
+    }
+}
+
+/// Copies `len` values at `stride` starting at `ptr` into `dst` (cleared first).
+///
+/// # Safety
+/// Every `ptr + i·stride`, `i < len`, must be a valid element.
+#[inline]
+pub(crate) unsafe fn gather<E: Copy>(ptr: *const E, len: usize, stride: isize, dst: &mut Vec<E>) {
+    dst.clear();
+    dst.extend((0..len).map(|i| *ptr.offset(i as isize * stride)));
+}
+
+/// Runs a plan over the memory of one array view.
+pub(crate) struct Walker<'a, E> {
+    ptr: *const E,
+    plan: &'a Plan,
+}
+
+// SAFETY: the walker only reads through `ptr`, which points into a view of
+// `E: Sync` values that outlives it.
+unsafe impl<E: Sync> Send for Walker<'_, E> {}
+unsafe impl<E: Sync> Sync for Walker<'_, E> {}
+
+impl<'a, E: Element> Walker<'a, E> {
+    /// A walker over `plan` for the view whose first element is at `ptr`.
+    ///
+    /// # Safety
+    /// `plan` must have been made from that view's shape and strides (possibly
+    /// restricted), and the view must outlive the walker.
+    pub unsafe fn new(ptr: *const E, plan: &'a Plan) -> Self {
+        Walker { ptr, plan }
+    }
+
+    #[inline(always)]
+    fn slice(&self, offset: isize, len: usize) -> &[E] {
+        // SAFETY: offsets come from the plan, inside the view (see `new`).
+        unsafe { std::slice::from_raw_parts(self.ptr.offset(offset), len) }
+    }
+
+    /// Folds the plan-order outputs `start..start + states.len()` into `states`.
+    pub fn run<R: Reducer<E>>(&self, r: &R, states: &mut [R::State], start: usize) {
+        if states.is_empty() || self.plan.reduce_len() == 0 {
+            return;
+        }
+        match self.plan.strategy() {
+            Strategy::Lanes => self.lanes(r, states, start),
+            Strategy::Rows => self.rows(r, states, start),
+            Strategy::Gather => self.gather(r, states, start),
+        }
+    }
+
+    fn lanes<R: Reducer<E>>(&self, r: &R, states: &mut [R::State], start: usize) {
+        let (inner, outer) = self.plan.reduced.split_last().expect("never empty");
+        let kept: Vec<Dim> = self.plan.kept.iter().map(|k| k.dim).collect();
+        let mut odo = Odometer::new(&kept, self.plan.base, start);
+        for st in states.iter_mut() {
+            for_each_offset(outer, odo.offset, |o| {
+                r.push_slice(st, self.slice(o, inner.len))
+            });
+            odo.advance();
+        }
+    }
+
+    fn rows<R: Reducer<E>>(&self, r: &R, states: &mut [R::State], start: usize) {
+        let (inner, outer) = self.plan.kept.split_last().expect("rows need a kept dim");
+        let row_len = inner.dim.len;
+        let outer: Vec<Dim> = outer.iter().map(|k| k.dim).collect();
+        let end = start + states.len();
+        let mut j = start;
+        while j < end {
+            let (o, c0) = (j / row_len, j % row_len);
+            let n = (row_len - c0).min(end - j);
+            let base = Odometer::new(&outer, self.plan.base, o).offset + c0 as isize;
+            let sts = &mut states[j - start..j - start + n];
+            for_each_offset(&self.plan.reduced, base, |off| {
+                r.push_row(sts, self.slice(off, n))
+            });
+            j += n;
+        }
+    }
+
+    fn gather<R: Reducer<E>>(&self, r: &R, states: &mut [R::State], start: usize) {
+        let (inner, outer) = self.plan.reduced.split_last().expect("never empty");
+        let kept: Vec<Dim> = self.plan.kept.iter().map(|k| k.dim).collect();
+        let mut odo = Odometer::new(&kept, self.plan.base, start);
+        let mut scratch = Vec::with_capacity(GATHER.min(inner.len));
+        for st in states.iter_mut() {
+            for_each_offset(outer, odo.offset, |o| {
+                let mut done = 0;
+                while done < inner.len {
+                    let n = GATHER.min(inner.len - done);
+                    // SAFETY: indices `done..done + n` of the lane are inside the view.
+                    unsafe {
+                        let p = self.ptr.offset(o + done as isize * inner.stride);
+                        gather(p, n, inner.stride, &mut scratch);
+                    }
+                    r.push_slice(st, &scratch);
+                    done += n;
+                }
+            });
+            odo.advance();
+        }
+    }
+}

@@ -1,0 +1,108 @@
+//! Smallest or largest valid value, optionally with its index.
+
+use crate::element::Element;
+
+/// The minimum (`MAX = false`) or maximum (`MAX = true`) of the valid values.
+///
+/// ```
+/// use nanops::states::Extremum;
+/// let mut m = Extremum::<f64, false>::default();
+/// for x in [3.0, f64::NAN, 1.0] { m.push(x) }
+/// assert_eq!(m.value(), Some(1.0));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Extremum<E: Element, const MAX: bool> {
+    value: Option<E>,
+}
+
+impl<E: Element, const MAX: bool> Default for Extremum<E, MAX> {
+    fn default() -> Self {
+        Extremum { value: None }
+    }
+}
+
+/// Whether `x` beats `best` (strictly) for a minimum or a maximum.
+#[inline(always)]
+pub(crate) fn beats<E: Element, const MAX: bool>(x: E, best: E) -> bool {
+    if MAX {
+        best.less(x)
+    } else {
+        x.less(best)
+    }
+}
+
+impl<E: Element, const MAX: bool> Extremum<E, MAX> {
+    /// A state holding `value` (or nothing).
+    #[inline(always)]
+    pub fn from_value(value: Option<E>) -> Self {
+        Extremum { value }
+    }
+    /// Offers one value; NaN is ignored.
+    #[inline(always)]
+    pub fn push(&mut self, x: E) {
+        if x.is_nan_value() {
+            return;
+        }
+        match self.value {
+            Some(b) if !beats::<E, MAX>(x, b) => {}
+            _ => self.value = Some(x),
+        }
+    }
+    /// Merges another partial state.
+    #[inline]
+    pub fn merge(&mut self, other: &Self) {
+        if let Some(x) = other.value {
+            self.push(x);
+        }
+    }
+    /// The extremum, `None` when no valid value was seen.
+    pub fn value(&self) -> Option<E> {
+        self.value
+    }
+}
+
+/// The first minimum or maximum of the valid values and its index.
+///
+/// Ties go to the smaller index, whatever the order of pushes and merges.
+///
+/// ```
+/// use nanops::states::ArgExtremum;
+/// let mut m = ArgExtremum::<f64, true>::default();
+/// for (i, x) in [1.0, 5.0, f64::NAN, 5.0].into_iter().enumerate() { m.push(x, i) }
+/// assert_eq!(m.get(), Some((5.0, 1)));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ArgExtremum<E: Element, const MAX: bool> {
+    best: Option<(E, usize)>,
+}
+
+impl<E: Element, const MAX: bool> Default for ArgExtremum<E, MAX> {
+    fn default() -> Self {
+        ArgExtremum { best: None }
+    }
+}
+
+impl<E: Element, const MAX: bool> ArgExtremum<E, MAX> {
+    /// Offers a value at `index`; NaN is ignored.
+    #[inline(always)]
+    pub fn push(&mut self, x: E, index: usize) {
+        if x.is_nan_value() {
+            return;
+        }
+        match self.best {
+            Some((b, i)) if !(beats::<E, MAX>(x, b) || (index < i && !beats::<E, MAX>(b, x))) => {}
+            _ => self.best = Some((x, index)),
+        }
+    }
+    /// Merges another partial state.
+    #[inline]
+    pub fn merge(&mut self, other: &Self) {
+        if let Some((x, i)) = other.best {
+            self.push(x, i);
+        }
+    }
+    /// The extremum and its index, `None` when no valid value was seen.
+    pub fn get(&self) -> Option<(E, usize)> {
+        self.best
+    }
+}

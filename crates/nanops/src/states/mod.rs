@@ -1,0 +1,30 @@
+//! Mergeable partial states: the one idea behind SIMD lanes, threads and chunks.
+//!
+//! Every streaming reduction is a state with `push` (one value), `merge`
+//! (another partial state over disjoint data) and `finish` (the result).
+//! Pushing all values into one state and merging states of any partition of
+//! the same values give the same result, up to rounding — so lanes of a SIMD
+//! kernel, rayon tasks, chunks of a larger-than-memory array or nodes of a
+//! distributed engine all cooperate through the same code.
+//!
+//! ```
+//! use nanops::states::Moments;
+//! let mut a = Moments::<f64>::default();
+//! let mut b = Moments::<f64>::default();
+//! for x in [1.0, 2.0] { a.push(x) }
+//! for x in [3.0, 4.0, 5.0] { b.push(x) }
+//! a.merge(&b);
+//! assert_eq!(a.count(), 5);
+//! assert_eq!(a.mean(), 3.0);
+//! assert_eq!(a.variance(0.0), Some(2.0));
+//! ```
+
+mod count;
+pub(crate) mod extremum;
+mod moments;
+mod sum;
+
+pub use count::Count;
+pub use extremum::{ArgExtremum, Extremum};
+pub use moments::Moments;
+pub use sum::{Product, Sum};

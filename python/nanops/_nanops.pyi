@@ -1,0 +1,101 @@
+"""Private compiled module of nanops (Rust, PyO3). Interface contract.
+
+These are the *primitives* the public Python layer (``nanops/__init__.py`` and
+friends) builds NumPy's semantics on.  They do no argument parsing beyond type
+checks: callers must pass
+
+* ``a``: a base-class ``numpy.ndarray`` (not a subclass), native byte order,
+  aligned, of dtype bool, int8/16/32/64, uint8/16/32/64, float16, float32,
+  float64, complex64 or complex128; any strides (negative too), any ndim
+  (0-d included), zero-size allowed. ``a`` is never modified.
+* ``axes``: a tuple of distinct, non-negative, in-range ints, in any order.
+  ``()`` reduces nothing (every element is its own slice).
+
+Every returned array is new, C-contiguous, with shape ``a.shape`` minus
+``axes`` (0-d when every axis is reduced). NaN means "missing": complex values
+are NaN when either part is; integers and bools are never NaN. All primitives
+release the GIL while computing. A bad argument raises ``TypeError`` /
+``ValueError``; no Rust panic reaches Python.
+"""
+
+import numpy as np
+import numpy.typing as npt
+
+def nansum(a: np.ndarray, axes: tuple[int, ...]) -> np.ndarray:
+    """Sum of non-NaN values (empty -> 0).
+
+    Result dtype: bool/int8..int64 -> int64, uint8..uint64 -> uint64 (both
+    wrap on overflow, as NumPy), floats and complex keep their dtype
+    (accumulated in wider precision: f16 in f32, f32 in f64, f64 compensated).
+    """
+
+def nanprod(a: np.ndarray, axes: tuple[int, ...]) -> np.ndarray:
+    """Product of non-NaN values (empty -> 1). Result dtype as ``nansum``."""
+
+def nancount(a: np.ndarray, axes: tuple[int, ...]) -> np.ndarray:
+    """Number of non-NaN values, dtype int64."""
+
+def nanmean(a: np.ndarray, axes: tuple[int, ...]) -> tuple[np.ndarray, bool]:
+    """Mean of non-NaN values and whether any slice was empty (its mean is NaN).
+
+    Result dtype: bool/ints -> float64; floats/complex keep their dtype.
+    """
+
+def nanvar(
+    a: np.ndarray, axes: tuple[int, ...], ddof: float, std: bool
+) -> tuple[np.ndarray, bool]:
+    """Variance (``std=True``: standard deviation) of non-NaN values.
+
+    ``sum(|x - mean|**2) / (count - ddof)``; a slice with ``count - ddof <= 0``
+    gives NaN and sets the returned flag. Result dtype is real: complex64 ->
+    float32, complex128 -> float64, bool/ints -> float64, floats keep theirs.
+    """
+
+def nanmin(a: np.ndarray, axes: tuple[int, ...]) -> tuple[np.ndarray, bool]:
+    """Minimum ignoring NaN, and whether any slice was all-NaN (result NaN there).
+
+    Result dtype = ``a.dtype``. Complex values order lexicographically (real,
+    then imaginary), as NumPy. Raises ``ValueError`` when a reduced axis has
+    length 0 and the output is not empty (no identity).
+    """
+
+def nanmax(a: np.ndarray, axes: tuple[int, ...]) -> tuple[np.ndarray, bool]:
+    """Maximum ignoring NaN; see ``nanmin``."""
+
+def nanargmin(a: np.ndarray, axis: int | None) -> np.ndarray:
+    """Index of the first minimum ignoring NaN, int64 (0-d for ``axis=None``,
+    which indexes the C-order flattened array).
+
+    Raises ``ValueError("All-NaN slice encountered")`` for an all-NaN slice and
+    ``ValueError("attempt to get argmin of an empty sequence")`` for an empty one.
+    """
+
+def nanargmax(a: np.ndarray, axis: int | None) -> np.ndarray:
+    """Index of the first maximum ignoring NaN; see ``nanargmin``."""
+
+def nancumsum(a: np.ndarray, axis: int | None) -> np.ndarray:
+    """Cumulative sum treating NaN as 0, same shape as ``a`` (``axis=None``:
+    over the C-order flattened array, 1-D). Result dtype as ``nansum``."""
+
+def nancumprod(a: np.ndarray, axis: int | None) -> np.ndarray:
+    """Cumulative product treating NaN as 1; see ``nancumsum``."""
+
+def nanquantile(
+    a: np.ndarray,
+    q: npt.NDArray[np.float64],
+    axes: tuple[int, ...],
+    method: str,
+    weights: np.ndarray | None,
+    ignore_nan: bool,
+) -> tuple[np.ndarray, bool]:
+    """Quantiles of each slice; result shape ``q.shape + reduced shape``.
+
+    ``q`` is a float64 array of any shape with values in [0, 1] (checked by the
+    caller). ``method`` is one of NumPy's 13 method names. ``weights``: None or
+    a float64 array of ``a``'s shape, non-negative (checked by the caller);
+    only for ``inverted_cdf`` and ``averaged_inverted_cdf``.
+    ``ignore_nan=True``: NaNs are dropped, an empty/all-NaN slice gives NaN and
+    sets the flag. ``ignore_nan=False``: a slice with any NaN gives NaN (flag
+    is set only for empty slices). Result dtype: float16/32/64 keep their dtype;
+    bool/ints -> float64. Complex input raises ``TypeError``.
+    """
