@@ -1,0 +1,181 @@
+//! The planner: every layout of the same values gives the reference result,
+//! for every subset of axes.
+
+mod common;
+
+use common::*;
+use nanops::{Axes, Ddof};
+use ndarray::ArrayD;
+use proptest::prelude::*;
+
+fn to_f64<T: Copy + Into<f64>>(a: ArrayD<T>) -> ArrayD<f64> {
+    a.mapv(Into::into)
+}
+
+fn check_all(a: &ArrayD<f64>, axes: &[usize]) -> Result<(), TestCaseError> {
+    let ax = || Axes::from(axes.to_vec());
+    let sum = reference(a, axes, |g| valid(g).iter().sum());
+    let count = reference(a, axes, |g| valid(g).len() as f64);
+    let mean = reference(a, axes, |g| {
+        let v = valid(g);
+        v.iter().sum::<f64>() / v.len() as f64
+    });
+    let var = |ddof: f64| {
+        reference(a, axes, move |g| {
+            let v = valid(g);
+            let n = v.len() as f64;
+            if n - ddof <= 0.0 {
+                return f64::NAN;
+            }
+            let m = v.iter().sum::<f64>() / n;
+            v.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / (n - ddof)
+        })
+    };
+    let (var0, var1) = (var(0.0), var(1.0));
+    let min = reference(a, axes, |g| valid(g).into_iter().fold(f64::NAN, f64::min));
+    let max = reference(a, axes, |g| valid(g).into_iter().fold(f64::NAN, f64::max));
+    let reduces_empty = axes.iter().any(|&i| a.shape()[i] == 0);
+    let out_empty = (0..a.ndim()).any(|i| !axes.contains(&i) && a.shape()[i] == 0);
+    for (name, buf, layout) in layouts(a) {
+        let v = view(&buf, layout);
+        prop_assert!(same(&v.to_owned(), a), "layout {} shows other values", name);
+        prop_assert!(
+            same(&nanops::nansum(&v, ax()).unwrap(), &sum),
+            "nansum {}",
+            name
+        );
+        prop_assert!(
+            same(
+                &to_f64(nanops::nancount(&v, ax()).unwrap().mapv(|c| c as u32)),
+                &count
+            ),
+            "nancount {}",
+            name
+        );
+        prop_assert!(
+            same(&nanops::nanmean(&v, ax()).unwrap(), &mean),
+            "nanmean {}",
+            name
+        );
+        prop_assert!(
+            same(&nanops::nanvar(&v, ax(), Ddof(0.0)).unwrap(), &var0),
+            "nanvar {}",
+            name
+        );
+        prop_assert!(
+            same(&nanops::nanvar(&v, ax(), 1.0).unwrap(), &var1),
+            "nanvar1 {}",
+            name
+        );
+        prop_assert!(
+            same(
+                &nanops::nanstd(&v, ax(), 1.0).unwrap(),
+                &var1.mapv(f64::sqrt)
+            ),
+            "nanstd {}",
+            name
+        );
+        if reduces_empty && !out_empty {
+            prop_assert!(nanops::nanmin(&v, ax()).is_err());
+        } else {
+            prop_assert!(
+                same(&nanops::nanmin(&v, ax()).unwrap(), &min),
+                "nanmin {}",
+                name
+            );
+            prop_assert!(
+                same(&nanops::nanmax(&v, ax()).unwrap(), &max),
+                "nanmax {}",
+                name
+            );
+        }
+        // products of ±1 and 2 are exact in any order
+        let pm = v.mapv(|x| {
+            if x.is_nan() {
+                x
+            } else if x as i64 % 2 == 0 {
+                2.0
+            } else {
+                -1.0
+            }
+        });
+        let pm_ref = reference(&pm, axes, |g| valid(g).iter().product());
+        prop_assert!(
+            same(&nanops::nanprod(&pm, ax()).unwrap(), &pm_ref),
+            "nanprod {}",
+            name
+        );
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn every_layout_matches_the_reference((a, axes) in array_and_axes()) {
+        check_all(&a, &axes)?;
+    }
+
+    #[test]
+    fn arg_extrema_match_the_reference(a in array(), pick in 0usize..4) {
+        for (name, buf, layout) in layouts(&a) {
+            let v = view(&buf, layout);
+            let axis = if a.ndim() == 0 { None } else { Some((pick % a.ndim()) as isize) };
+            let got = nanops::nanargmin(&v, axis);
+            // reference: first minimum of each lane in C order
+            let lanes: Vec<Vec<f64>> = match axis {
+                None => vec![a.iter().copied().collect()],
+                Some(k) => a.lanes(ndarray::Axis(k as usize)).into_iter().map(|l| l.to_vec()).collect(),
+            };
+            let expect: Vec<Option<usize>> = lanes.iter().map(|l| {
+                let m = valid(l).into_iter().fold(f64::NAN, f64::min);
+                l.iter().position(|&x| x == m)
+            }).collect();
+            let out_empty = match axis { None => false, Some(k) => a.len() == 0 && a.shape()[k as usize] != 0 || lanes.is_empty() };
+            if out_empty {
+                prop_assert!(got.is_ok(), "{}", name);
+                continue;
+            }
+            if expect.iter().any(|e| e.is_none()) {
+                prop_assert!(got.is_err(), "{}: expected an error", name);
+            } else {
+                let got = got.unwrap();
+                let want: Vec<usize> = expect.into_iter().map(Option::unwrap).collect();
+                prop_assert_eq!(got.iter().copied().collect::<Vec<_>>(), want, "{}", name);
+            }
+        }
+    }
+
+    #[test]
+    fn cumulative_sums_match_the_reference(a in array(), pick in 0usize..4) {
+        let axis = if a.ndim() == 0 { None } else { Some((pick % a.ndim()) as isize) };
+        let mut want = match axis {
+            None => ArrayD::from_shape_vec(ndarray::IxDyn(&[a.len()]), a.iter().copied().collect()).unwrap(),
+            Some(_) => a.clone(),
+        };
+        want.mapv_inplace(|x| if x.is_nan() { 0.0 } else { x });
+        let k = axis.unwrap_or(0) as usize;
+        if want.len() > 0 {
+            want.accumulate_axis_inplace(ndarray::Axis(k), |&p, c| *c += p);
+        }
+        for (name, buf, layout) in layouts(&a) {
+            let v = view(&buf, layout);
+            prop_assert!(same(&nanops::nancumsum(&v, axis).unwrap(), &want), "{}", name);
+        }
+    }
+}
+
+#[test]
+fn empty_reduction_of_min_is_an_error_but_sum_is_zero() {
+    let a = ArrayD::<f64>::zeros(ndarray::IxDyn(&[0, 3]));
+    assert!(matches!(
+        nanops::nanmin(&a, 0),
+        Err(nanops::Error::EmptyReduction { .. })
+    ));
+    assert_eq!(
+        nanops::nansum(&a, 0).unwrap(),
+        ArrayD::zeros(ndarray::IxDyn(&[3]))
+    );
+    assert_eq!(nanops::nanmin(&a, 1).unwrap().len(), 0);
+}
