@@ -43,3 +43,8 @@ pub use api::*;
 pub use axes::Axes;
 pub use element::Element;
 pub use error::{Error, Result};
+
+/// The README's Rust example, compiled and run as a doctest.
+#[doc = include_str!("../../../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
