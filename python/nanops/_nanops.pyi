@@ -87,15 +87,38 @@ def nanquantile(
     method: str,
     weights: np.ndarray | None,
     ignore_nan: bool,
+    q_dtype: str = "f8",
+    result: str | None = None,
 ) -> tuple[np.ndarray, bool]:
     """Quantiles of each slice; result shape ``q.shape + reduced shape``.
 
     ``q`` is a float64 array of any shape with values in [0, 1] (checked by the
-    caller). ``method`` is one of NumPy's 13 method names. ``weights``: None or
-    a float64 array of ``a``'s shape, non-negative (checked by the caller);
-    only for ``inverted_cdf`` and ``averaged_inverted_cdf``.
+    caller; out of range raises ValueError). ``method`` is one of NumPy's 13
+    method names. ``weights``: None or a float64 array of ``a``'s shape (a
+    broadcast view is fine), non-negative; only for ``inverted_cdf`` and
+    ``averaged_inverted_cdf``.
     ``ignore_nan=True``: NaNs are dropped, an empty/all-NaN slice gives NaN and
     sets the flag. ``ignore_nan=False``: a slice with any NaN gives NaN (flag
-    is set only for empty slices). Result dtype: float16/32/64 keep their dtype;
-    bool/ints -> float64. Complex input raises ``TypeError``.
+    is set only for empty slices). Complex input raises ``TypeError``.
+
+    NumPy's precision rules (to reproduce its bits):
+    ``q_dtype`` is the dtype ``q`` had in the call: "f8" (float64 array, list,
+    or Python float), "f4", "f2", or "int" (integer q); it sets the precision
+    of the index arithmetic. ``result`` is NumPy's result dtype, "f2"/"f4"/"f8",
+    in which the interpolation runs: for a Python-float (weak) scalar q it is
+    the input's float dtype; for a q array it is ``promote(a.dtype, q.dtype)``;
+    integer/bool input always "f8". ``None`` means the input's float dtype
+    (float64 for integers/bool). A result narrower than the input's float dtype
+    raises ``TypeError``.
+    """
+
+def nanmedian(
+    a: np.ndarray, axes: tuple[int, ...], ignore_nan: bool
+) -> tuple[np.ndarray, bool]:
+    """Median of each slice and whether any slice was empty (or all-NaN).
+
+    ``ignore_nan=False``: a slice with any NaN gives NaN. Result dtype: float
+    inputs keep theirs, bool/ints -> float64. The mean of the two middle values
+    is NumPy's, bit for bit, but does not overflow (``[1.7e308, 1.7e308]`` ->
+    1.7e308). Complex input raises ``TypeError``.
     """

@@ -1,8 +1,200 @@
-//! Bindings of the order statistics (quantiles).
+//! Bindings of the order statistics (see `_nanops.pyi` for the contract).
 
+use crate::dispatch::{dispatch, readonly, PyElement};
+use crate::errors::guard;
+use nanops::select::SelectFloat;
+use nanops::{QDtype, QuantileElement, QuantileMethod, QuantileOptions};
+use numpy::{PyArray, PyReadonlyArrayDyn, PyUntypedArray};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
+type Flagged<'py> = PyResult<(Bound<'py, PyAny>, bool)>;
+
+/// Everything a quantile call needs besides the array.
+struct Request<'py> {
+    q: Vec<f64>,
+    q_shape: Vec<usize>,
+    axes: Vec<usize>,
+    method: QuantileMethod,
+    weights: Option<PyReadonlyArrayDyn<'py, f64>>,
+    ignore_nan: bool,
+    q_dtype: QDtype,
+}
+
+fn quantile_impl<'py, E, R>(a: &Bound<'py, PyUntypedArray>, req: &Request<'py>) -> Flagged<'py>
+where
+    E: PyElement + QuantileElement,
+    R: SelectFloat + From<E::Value> + Default + numpy::Element,
+{
+    let ro = readonly::<E>(a)?;
+    let v = ro.as_array();
+    let w = req.weights.as_ref().map(|w| w.as_array());
+    let opts = QuantileOptions {
+        method: req.method,
+        ignore_nan: req.ignore_nan,
+        weights: w,
+        q_dtype: req.q_dtype,
+    };
+    let (q, axes) = (req.q.as_slice(), req.axes.clone());
+    let r = guard(a.py(), || {
+        nanops::quantile_report::<_, E, _, R>(&v, q, axes, &opts)
+    })?;
+    let mut shape = req.q_shape.clone();
+    shape.extend_from_slice(&r.values.shape()[1..]);
+    let values = r
+        .values
+        .into_shape_with_order(shape)
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    Ok((
+        PyArray::from_owned_array(a.py(), values).into_any(),
+        r.degenerate > 0,
+    ))
+}
+
+fn quantile_f64<'py, E>(a: &Bound<'py, PyUntypedArray>, req: &Request<'py>) -> Flagged<'py>
+where
+    E: PyElement + QuantileElement,
+    f64: From<E::Value>,
+{
+    quantile_impl::<E, f64>(a, req)
+}
+
+fn quantile_f32<'py, E>(a: &Bound<'py, PyUntypedArray>, req: &Request<'py>) -> Flagged<'py>
+where
+    E: PyElement + QuantileElement,
+    f32: From<E::Value>,
+{
+    quantile_impl::<E, f32>(a, req)
+}
+
+fn quantile_f16<'py, E>(a: &Bound<'py, PyUntypedArray>, req: &Request<'py>) -> Flagged<'py>
+where
+    E: PyElement + QuantileElement,
+    half::f16: From<E::Value>,
+{
+    quantile_impl::<E, half::f16>(a, req)
+}
+
+fn median_impl<'py, E>(
+    a: &Bound<'py, PyUntypedArray>,
+    axes: Vec<usize>,
+    ignore_nan: bool,
+) -> Flagged<'py>
+where
+    E: PyElement + QuantileElement,
+    E::Value: numpy::Element,
+{
+    let ro = readonly::<E>(a)?;
+    let v = ro.as_array();
+    let r = guard(a.py(), || nanops::median_report(&v, axes, ignore_nan))?;
+    Ok((
+        PyArray::from_owned_array(a.py(), r.values).into_any(),
+        r.degenerate > 0,
+    ))
+}
+
+fn parse_q_dtype(s: &str) -> PyResult<QDtype> {
+    Ok(match s {
+        "f8" => QDtype::Float64,
+        "f4" => QDtype::Float32,
+        "f2" => QDtype::Float16,
+        "int" => QDtype::Integer,
+        _ => return Err(PyValueError::new_err(format!("unknown q dtype {s:?}"))),
+    })
+}
+
+/// Quantiles of each slice; result shape `q.shape + reduced shape`.
+#[pyfunction]
+#[pyo3(signature = (a, q, axes, method, weights, ignore_nan, q_dtype = "f8", result = None))]
+#[allow(clippy::too_many_arguments)]
+fn nanquantile<'py>(
+    a: &Bound<'py, PyUntypedArray>,
+    q: PyReadonlyArrayDyn<'py, f64>,
+    axes: Vec<usize>,
+    method: &str,
+    weights: Option<PyReadonlyArrayDyn<'py, f64>>,
+    ignore_nan: bool,
+    q_dtype: &str,
+    result: Option<&str>,
+) -> Flagged<'py> {
+    let method: QuantileMethod = method
+        .parse()
+        .map_err(|e: nanops::select::UnknownQuantileMethod| PyValueError::new_err(e.to_string()))?;
+    let qv = q.as_array();
+    let req = Request {
+        q: qv.iter().copied().collect(),
+        q_shape: qv.shape().to_vec(),
+        axes,
+        method,
+        weights,
+        ignore_nan,
+        q_dtype: parse_q_dtype(q_dtype)?,
+    };
+    let result = match result {
+        Some(r) => r.to_string(),
+        None => {
+            use numpy::{PyArrayDescrMethods, PyUntypedArrayMethods};
+            let dt = a.dtype();
+            match (dt.kind(), dt.itemsize()) {
+                (b'f', 2) => "f2".into(),
+                (b'f', 4) => "f4".into(),
+                _ => "f8".into(),
+            }
+        }
+    };
+    match result.as_str() {
+        "f8" => dispatch!(
+            a,
+            quantile_f64(&req),
+            f64,
+            f32,
+            half::f16,
+            i64,
+            i32,
+            i16,
+            i8,
+            u64,
+            u32,
+            u16,
+            u8,
+            bool
+        ),
+        "f4" => dispatch!(a, quantile_f32(&req), f32, half::f16),
+        "f2" => dispatch!(a, quantile_f16(&req), half::f16),
+        other => Err(PyValueError::new_err(format!(
+            "unknown result dtype {other:?}"
+        ))),
+    }
+}
+
+/// Median of each slice (NumPy's `median`/`nanmedian` arithmetic, without its overflow).
+#[pyfunction]
+fn nanmedian<'py>(
+    a: &Bound<'py, PyUntypedArray>,
+    axes: Vec<usize>,
+    ignore_nan: bool,
+) -> Flagged<'py> {
+    dispatch!(
+        a,
+        median_impl(axes, ignore_nan),
+        f64,
+        f32,
+        half::f16,
+        i64,
+        i32,
+        i16,
+        i8,
+        u64,
+        u32,
+        u16,
+        u8,
+        bool
+    )
+}
+
 /// Adds the order-statistics functions to the module.
-pub fn register(_m: &Bound<'_, PyModule>) -> PyResult<()> {
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(nanquantile, m)?)?;
+    m.add_function(wrap_pyfunction!(nanmedian, m)?)?;
     Ok(())
 }

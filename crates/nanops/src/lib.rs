@@ -36,13 +36,14 @@ mod error;
 mod kernels;
 mod par;
 mod plan;
-// pub mod select; (pending)
+pub mod select;
 pub mod states;
 
 pub use api::*;
 pub use axes::Axes;
 pub use element::Element;
 pub use error::{Error, Result};
+pub use select::{QDtype, QuantileMethod};
 
 /// The README's Rust example, compiled and run as a doctest.
 #[doc = include_str!("../../../README.md")]

@@ -113,20 +113,45 @@ impl<'a, E: Element> Walker<'a, E> {
         if states.is_empty() || self.plan.reduce_len() == 0 {
             return;
         }
-        match self.plan.strategy() {
-            Strategy::Lanes => self.lanes(r, states, start),
-            Strategy::Rows => self.rows(r, states, start),
-            Strategy::Gather => self.gather(r, states, start),
+        if self.plan.strategy() == Strategy::Rows {
+            return self.rows(r, states, start);
         }
+        self.for_each_run(start, states.len(), |j, xs| {
+            r.push_slice(&mut states[j], xs)
+        });
     }
 
-    fn lanes<R: Reducer<E>>(&self, r: &R, states: &mut [R::State], start: usize) {
+    /// Calls `f(j, run)` for every contiguous run of the values of plan-order
+    /// output `start + j`, `j < count`, in order of `j`. Strided values are
+    /// gathered into a scratch buffer first.
+    pub fn for_each_run(&self, start: usize, count: usize, mut f: impl FnMut(usize, &[E])) {
+        if self.plan.reduce_len() == 0 {
+            return;
+        }
         let (inner, outer) = self.plan.reduced.split_last().expect("never empty");
         let kept: Vec<Dim> = self.plan.kept.iter().map(|k| k.dim).collect();
         let mut odo = Odometer::new(&kept, self.plan.base, start);
-        for st in states.iter_mut() {
+        if inner.stride == 1 {
+            for j in 0..count {
+                for_each_offset(outer, odo.offset, |o| f(j, self.slice(o, inner.len)));
+                odo.advance();
+            }
+            return;
+        }
+        let mut scratch = Vec::with_capacity(GATHER.min(inner.len));
+        for j in 0..count {
             for_each_offset(outer, odo.offset, |o| {
-                r.push_slice(st, self.slice(o, inner.len))
+                let mut done = 0;
+                while done < inner.len {
+                    let n = GATHER.min(inner.len - done);
+                    // SAFETY: indices `done..done + n` of the lane are inside the view.
+                    unsafe {
+                        let p = self.ptr.offset(o + done as isize * inner.stride);
+                        gather(p, n, inner.stride, &mut scratch);
+                    }
+                    f(j, &scratch);
+                    done += n;
+                }
             });
             odo.advance();
         }
@@ -147,29 +172,6 @@ impl<'a, E: Element> Walker<'a, E> {
                 r.push_row(sts, self.slice(off, n))
             });
             j += n;
-        }
-    }
-
-    fn gather<R: Reducer<E>>(&self, r: &R, states: &mut [R::State], start: usize) {
-        let (inner, outer) = self.plan.reduced.split_last().expect("never empty");
-        let kept: Vec<Dim> = self.plan.kept.iter().map(|k| k.dim).collect();
-        let mut odo = Odometer::new(&kept, self.plan.base, start);
-        let mut scratch = Vec::with_capacity(GATHER.min(inner.len));
-        for st in states.iter_mut() {
-            for_each_offset(outer, odo.offset, |o| {
-                let mut done = 0;
-                while done < inner.len {
-                    let n = GATHER.min(inner.len - done);
-                    // SAFETY: indices `done..done + n` of the lane are inside the view.
-                    unsafe {
-                        let p = self.ptr.offset(o + done as isize * inner.stride);
-                        gather(p, n, inner.stride, &mut scratch);
-                    }
-                    r.push_slice(st, &scratch);
-                    done += n;
-                }
-            });
-            odo.advance();
         }
     }
 }

@@ -1,0 +1,501 @@
+//! Order statistics: quantiles and medians, NaN-skipping and NaN-propagating.
+//!
+//! Per output element, one pass copies the lane's values into a reusable
+//! scratch buffer (dropping NaN, or noting that one was seen), then
+//! [`crate::select`] reorders the buffer by selection — never a full sort —
+//! and all requested quantiles share that one copy. Lanes are independent and
+//! run in parallel, each task with its own scratch buffer; the input is never
+//! modified.
+
+use crate::axes::Axes;
+use crate::element::Element;
+use crate::error::{Error, Result};
+use crate::par::{SendPtr, MIN_TASK};
+use crate::plan::{Plan, Walker};
+use crate::select::{
+    median_in_place, quantiles_in_place_with, weighted_quantiles_with, QDtype, QuantileMethod,
+    QuantileScratch, SelectFloat, WeightedQuantileError,
+};
+use crate::Report;
+use half::{bf16, f16};
+use ndarray::{ArrayBase, ArrayD, ArrayViewD, Data, Dimension, IxDyn};
+use rayon::prelude::*;
+
+/// Element types with an order: real floats, integers and `bool` (complex has none).
+///
+/// `Value` is the type quantiles are selected and interpolated in: the float
+/// itself, `f64` for integers and `bool` (NumPy's result dtype).
+pub trait QuantileElement: Element {
+    /// The float type of the lane's values.
+    type Value: SelectFloat + Default;
+    /// Converts one value (exactly for floats and integers up to 2⁵³).
+    fn to_value(self) -> Self::Value;
+}
+
+macro_rules! float_quantile {
+    ($($t:ty),*) => {$(
+        impl QuantileElement for $t {
+            type Value = $t;
+            #[inline(always)]
+            fn to_value(self) -> $t { self }
+        }
+    )*};
+}
+float_quantile!(f16, bf16, f32, f64);
+
+macro_rules! int_quantile {
+    ($($t:ty),*) => {$(
+        impl QuantileElement for $t {
+            type Value = f64;
+            #[inline(always)]
+            fn to_value(self) -> f64 { self as f64 }
+        }
+    )*};
+}
+int_quantile!(i8, i16, i32, i64, u8, u16, u32, u64);
+
+impl QuantileElement for bool {
+    type Value = f64;
+    #[inline(always)]
+    fn to_value(self) -> f64 {
+        self as u8 as f64
+    }
+}
+
+/// How quantiles are computed: method, NaN policy, weights and NumPy's dtype of `q`.
+///
+/// ```
+/// use nanops::{QuantileMethod, QuantileOptions};
+/// let o = QuantileOptions::default();
+/// assert_eq!(o.method, QuantileMethod::Linear);
+/// assert!(o.ignore_nan && o.weights.is_none());
+/// ```
+#[derive(Clone, Debug)]
+pub struct QuantileOptions<'a> {
+    /// One of NumPy's 13 methods.
+    pub method: QuantileMethod,
+    /// `true`: skip NaN (`nanquantile`); `false`: a lane with NaN gives NaN (`quantile`).
+    pub ignore_nan: bool,
+    /// Non-negative finite weights of the array's shape (possibly a broadcast
+    /// view), for `InvertedCdf` and `AveragedInvertedCdf`.
+    pub weights: Option<ArrayViewD<'a, f64>>,
+    /// The NumPy dtype `q` had, which sets the precision of NumPy's index
+    /// arithmetic (see [`QDtype`]); `Float64` for plain Rust use.
+    pub q_dtype: QDtype,
+}
+
+impl Default for QuantileOptions<'_> {
+    fn default() -> Self {
+        QuantileOptions {
+            method: QuantileMethod::Linear,
+            ignore_nan: true,
+            weights: None,
+            q_dtype: QDtype::Float64,
+        }
+    }
+}
+
+/// Which statistic each lane gets.
+#[derive(Clone, Copy)]
+enum Stat<'q> {
+    Median,
+    Quantiles(&'q [f64]),
+}
+
+/// Checks every `q` is in `[0, 1]`.
+fn check_q(q: &[f64]) -> Result<()> {
+    match q.iter().find(|q| !(0.0..=1.0).contains(*q)) {
+        Some(&q) => Err(Error::InvalidQuantile { q }),
+        None => Ok(()),
+    }
+}
+
+/// Result layout: `nq` values per output, plan-order outputs, then scattered
+/// to `(q, out…)` C order.
+fn scatter<R: Copy + Default>(
+    per_output: Vec<R>,
+    nq: usize,
+    offsets: &[isize],
+    out_shape: &[usize],
+    with_q_axis: bool,
+) -> ArrayD<R> {
+    let n_out = offsets.len();
+    let mut out = vec![R::default(); nq * n_out];
+    for (j, &off) in offsets.iter().enumerate() {
+        for k in 0..nq {
+            out[k * n_out + off as usize] = per_output[j * nq + k];
+        }
+    }
+    let mut shape = Vec::with_capacity(out_shape.len() + 1);
+    if with_q_axis {
+        shape.push(nq);
+    }
+    shape.extend_from_slice(out_shape);
+    ArrayD::from_shape_vec(IxDyn(&shape), out).expect("length matches shape")
+}
+
+/// Computes one lane's statistic from its valid values into `out`.
+fn lane_stat<T, R>(
+    vals: &mut [T],
+    stat: Stat<'_>,
+    opts: &QuantileOptions<'_>,
+    scratch: &mut QuantileScratch,
+    out: &mut [R],
+) where
+    T: SelectFloat,
+    R: SelectFloat + From<T>,
+{
+    match stat {
+        Stat::Median => out[0] = R::from(median_in_place(vals)),
+        Stat::Quantiles(q) => {
+            quantiles_in_place_with(vals, q, opts.method, opts.q_dtype, scratch, out)
+        }
+    }
+}
+
+fn unweighted<E, R>(
+    view: &ArrayViewD<'_, E>,
+    axes: &[usize],
+    stat: Stat<'_>,
+    opts: &QuantileOptions<'_>,
+) -> Report<R>
+where
+    E: QuantileElement,
+    R: SelectFloat + From<E::Value> + Default,
+{
+    let nq = match stat {
+        Stat::Median => 1,
+        Stat::Quantiles(q) => q.len(),
+    };
+    let plan = Plan::new(view.shape(), view.strides(), axes);
+    let (n_out, lane) = (plan.out_len(), plan.reduce_len());
+    let mut results = vec![R::default(); n_out * nq];
+    let ptr = SendPtr(view.as_ptr());
+    let run = |start: usize, chunk: &mut [R]| -> usize {
+        // SAFETY: `plan` was made from `view`, which outlives this call.
+        let walker = unsafe { Walker::new(ptr.get(), &plan) };
+        let count = chunk.len() / nq.max(1);
+        let mut vals: Vec<E::Value> = Vec::with_capacity(lane);
+        let mut scratch = QuantileScratch::new();
+        let mut degenerate = 0;
+        let mut flush = |vals: &mut Vec<E::Value>, has_nan: bool, j: usize| {
+            let out = &mut chunk[j * nq..(j + 1) * nq];
+            if vals.is_empty() || (has_nan && !opts.ignore_nan) {
+                out.fill(R::NAN);
+                degenerate += vals.is_empty() as usize;
+            } else {
+                lane_stat(vals, stat, opts, &mut scratch, out);
+            }
+            vals.clear();
+        };
+        let (mut current, mut has_nan) = (0, false);
+        walker.for_each_run(start, count, |j, xs| {
+            while current < j {
+                flush(&mut vals, has_nan, current);
+                (current, has_nan) = (current + 1, false);
+            }
+            for &x in xs {
+                if x.is_nan_value() {
+                    has_nan = true;
+                } else {
+                    vals.push(x.to_value());
+                }
+            }
+        });
+        while current < count {
+            flush(&mut vals, has_nan, current);
+            (current, has_nan) = (current + 1, false);
+        }
+        degenerate
+    };
+    let degenerate = if nq == 0 || n_out == 0 {
+        0
+    } else if n_out > 1 && n_out * lane >= 2 * MIN_TASK {
+        let per_task = (MIN_TASK / lane.max(1)).clamp(1, n_out.div_ceil(8).max(1));
+        results
+            .par_chunks_mut(per_task * nq)
+            .enumerate()
+            .map(|(t, chunk)| run(t * per_task, chunk))
+            .sum()
+    } else {
+        run(0, &mut results)
+    };
+    let values = scatter(
+        results,
+        nq,
+        &plan.out_offsets(),
+        &plan.out_shape,
+        matches!(stat, Stat::Quantiles(_)),
+    );
+    Report { values, degenerate }
+}
+
+fn weighted<E, R>(
+    view: &ArrayViewD<'_, E>,
+    weights: &ArrayViewD<'_, f64>,
+    axes: &[usize],
+    q: &[f64],
+    opts: &QuantileOptions<'_>,
+) -> Result<Report<R>>
+where
+    E: QuantileElement,
+    R: SelectFloat + From<E::Value> + Default,
+{
+    if weights.shape() != view.shape() {
+        return Err(Error::WeightsShape {
+            expected: view.shape().to_vec(),
+            found: weights.shape().to_vec(),
+        });
+    }
+    if weights.iter().any(|w| !w.is_finite() || *w < 0.0) {
+        return Err(Error::InvalidWeight);
+    }
+    // Kept axes first, reduced axes last, as (outputs, lane) C-order copies.
+    let kept: Vec<usize> = (0..view.ndim()).filter(|i| !axes.contains(i)).collect();
+    let perm: Vec<usize> = kept.iter().chain(axes).copied().collect();
+    let out_shape: Vec<usize> = kept.iter().map(|&i| view.shape()[i]).collect();
+    let n_out: usize = out_shape.iter().product();
+    let lane: usize = axes.iter().map(|&i| view.shape()[i]).product();
+    let flat = |v: ArrayViewD<'_, f64>| -> Vec<f64> {
+        v.permuted_axes(perm.clone()).iter().copied().collect()
+    };
+    let w = flat(weights.view());
+    let x: Vec<E> = view
+        .view()
+        .permuted_axes(perm.clone())
+        .iter()
+        .copied()
+        .collect();
+    let nq = q.len();
+    let mut results = vec![R::default(); n_out * nq];
+    let mut degenerate = 0;
+    let mut scratch = QuantileScratch::new();
+    let (mut vals, mut ws) = (Vec::with_capacity(lane), Vec::with_capacity(lane));
+    for j in 0..n_out {
+        let out = &mut results[j * nq..(j + 1) * nq];
+        vals.clear();
+        ws.clear();
+        let mut has_nan = false;
+        for i in j * lane..(j + 1) * lane {
+            if x[i].is_nan_value() {
+                has_nan = true;
+            } else {
+                vals.push(x[i].to_value());
+                ws.push(w[i]);
+            }
+        }
+        if vals.is_empty() || (has_nan && !opts.ignore_nan) {
+            out.fill(R::NAN);
+            degenerate += vals.is_empty() as usize;
+            continue;
+        }
+        weighted_quantiles_with(&vals, &ws, q, opts.method, opts.q_dtype, &mut scratch, out)
+            .map_err(|e| match e {
+                WeightedQuantileError::UnsupportedMethod(m) => {
+                    Error::WeightsUnsupported { method: m.name() }
+                }
+                _ => Error::InvalidWeight,
+            })?;
+    }
+    let offsets: Vec<isize> = (0..n_out as isize).collect();
+    Ok(Report {
+        values: scatter(results, nq, &offsets, &out_shape, true),
+        degenerate,
+    })
+}
+
+/// Quantiles with every option, in the result type `R` (`E::Value` or wider),
+/// and the number of empty or all-NaN slices.
+///
+/// The result has shape `[q.len()] + kept axes`. This is the general form of
+/// [`nanquantile`] and [`quantile`]: `opts` selects the method, the NaN policy,
+/// weights and NumPy's precision rules for `q`.
+///
+/// # Errors
+/// [`Error::InvalidQuantile`], [`Error::WeightsShape`], [`Error::InvalidWeight`],
+/// [`Error::WeightsUnsupported`], axis errors.
+///
+/// ```
+/// use nanops::{quantile_report, QuantileMethod, QuantileOptions};
+/// use ndarray::{array, ArrayD};
+/// let a = array![[1.0f32, 2.0, f32::NAN, 4.0]];
+/// let opts = QuantileOptions { method: QuantileMethod::Lower, ..Default::default() };
+/// let r = quantile_report::<_, _, _, f64>(&a, &[0.5], 1, &opts).unwrap();
+/// assert_eq!(r.values, ArrayD::from_elem(ndarray::IxDyn(&[1, 1]), 2.0));
+/// ```
+pub fn quantile_report<S, E, D, R>(
+    a: &ArrayBase<S, D>,
+    q: &[f64],
+    axes: impl Into<Axes>,
+    opts: &QuantileOptions<'_>,
+) -> Result<Report<R>>
+where
+    S: Data<Elem = E>,
+    E: QuantileElement,
+    D: Dimension,
+    R: SelectFloat + From<E::Value> + Default,
+{
+    check_q(q)?;
+    let view = a.view().into_dyn();
+    let axes = axes.into().normalize(view.ndim())?;
+    match &opts.weights {
+        Some(w) => {
+            if !opts.method.supports_weights() {
+                return Err(Error::WeightsUnsupported {
+                    method: opts.method.name(),
+                });
+            }
+            weighted(&view, w, &axes, q, opts)
+        }
+        None => Ok(unweighted(&view, &axes, Stat::Quantiles(q), opts)),
+    }
+}
+
+/// Quantiles of the non-NaN values over `axes`; all-NaN slices give NaN.
+///
+/// The result has shape `[q.len()] + kept axes`; floats keep their type,
+/// integers give `f64`. With `method = Linear`, for sorted valid values
+/// `x₀ ≤ … ≤ xₙ₋₁`:
+///
+/// ```text
+/// v = (n − 1)·q,  i = ⌊v⌋,  γ = v − i
+/// Q(q) = x_i + (x_{i+1} − x_i)·γ          (γ < 0.5)
+///      = x_{i+1} − (x_{i+1} − x_i)·(1 − γ) (γ ≥ 0.5)
+/// ```
+/// and the other 12 methods as NumPy ([`QuantileMethod`]).
+///
+/// # Errors
+/// [`Error::InvalidQuantile`] for `q` outside `[0, 1]`; axis errors.
+///
+/// ```
+/// use ndarray::array;
+/// use nanops::QuantileMethod;
+/// let a = array![[1.0, f64::NAN, 3.0, 4.0], [f64::NAN, f64::NAN, 5.0, 6.0]];
+/// let q = nanops::nanquantile(&a, &[0.0, 0.5, 1.0], 1, QuantileMethod::Linear).unwrap();
+/// assert_eq!(q, array![[1.0, 5.0], [3.0, 5.5], [4.0, 6.0]].into_dyn());
+/// ```
+pub fn nanquantile<S, E, D>(
+    a: &ArrayBase<S, D>,
+    q: &[f64],
+    axes: impl Into<Axes>,
+    method: QuantileMethod,
+) -> Result<ArrayD<E::Value>>
+where
+    S: Data<Elem = E>,
+    E: QuantileElement,
+    D: Dimension,
+{
+    let opts = QuantileOptions {
+        method,
+        ..Default::default()
+    };
+    Ok(quantile_report(a, q, axes, &opts)?.values)
+}
+
+/// Quantiles over `axes` where any NaN makes its slice's result NaN (NumPy's `quantile`).
+///
+/// # Errors
+/// As [`nanquantile`].
+///
+/// ```
+/// use ndarray::array;
+/// use nanops::QuantileMethod;
+/// let a = array![[1.0, 2.0, 3.0], [1.0, f64::NAN, 3.0]];
+/// let q = nanops::quantile(&a, &[0.5], 1, QuantileMethod::Linear).unwrap();
+/// assert_eq!(q[[0, 0]], 2.0);
+/// assert!(q[[0, 1]].is_nan());
+/// ```
+pub fn quantile<S, E, D>(
+    a: &ArrayBase<S, D>,
+    q: &[f64],
+    axes: impl Into<Axes>,
+    method: QuantileMethod,
+) -> Result<ArrayD<E::Value>>
+where
+    S: Data<Elem = E>,
+    E: QuantileElement,
+    D: Dimension,
+{
+    let opts = QuantileOptions {
+        method,
+        ignore_nan: false,
+        ..Default::default()
+    };
+    Ok(quantile_report(a, q, axes, &opts)?.values)
+}
+
+/// Median with a NaN policy, and the number of empty or all-NaN slices.
+///
+/// # Errors
+/// Axis errors.
+///
+/// ```
+/// use ndarray::array;
+/// let r = nanops::median_report(&array![[f64::NAN], [2.0]], 1, true).unwrap();
+/// assert_eq!(r.degenerate, 1);
+/// assert_eq!(r.values[1], 2.0);
+/// ```
+pub fn median_report<S, E, D>(
+    a: &ArrayBase<S, D>,
+    axes: impl Into<Axes>,
+    ignore_nan: bool,
+) -> Result<Report<E::Value>>
+where
+    S: Data<Elem = E>,
+    E: QuantileElement,
+    D: Dimension,
+{
+    let view = a.view().into_dyn();
+    let axes = axes.into().normalize(view.ndim())?;
+    let opts = QuantileOptions {
+        ignore_nan,
+        ..Default::default()
+    };
+    Ok(unweighted(&view, &axes, Stat::Median, &opts))
+}
+
+/// Median of the non-NaN values over `axes`; NaN for an all-NaN slice.
+///
+/// ```text
+/// nanmedian(x) = x_{(n−1)/2}                        (n odd, sorted valid values)
+///              = (x_{n/2−1} + x_{n/2}) / 2          (n even; no overflow: see below)
+/// ```
+/// Unlike NumPy, the mean of two huge middle values does not overflow:
+/// `nanmedian([1.7e308, 1.7e308])` is `1.7e308`.
+///
+/// # Errors
+/// Axis errors.
+///
+/// ```
+/// use ndarray::array;
+/// let a = array![[3.0, f64::NAN, 1.0, 2.0], [1.7e308, 1.7e308, f64::NAN, f64::NAN]];
+/// assert_eq!(nanops::nanmedian(&a, 1).unwrap(), array![2.0, 1.7e308].into_dyn());
+/// ```
+pub fn nanmedian<S, E, D>(a: &ArrayBase<S, D>, axes: impl Into<Axes>) -> Result<ArrayD<E::Value>>
+where
+    S: Data<Elem = E>,
+    E: QuantileElement,
+    D: Dimension,
+{
+    Ok(median_report(a, axes, true)?.values)
+}
+
+/// Median over `axes` where any NaN makes its slice's result NaN (NumPy's `median`).
+///
+/// # Errors
+/// Axis errors.
+///
+/// ```
+/// use ndarray::array;
+/// let m = nanops::median(&array![[1.0, 5.0, 2.0], [1.0, f64::NAN, 2.0]], 1).unwrap();
+/// assert_eq!(m[0], 2.0);
+/// assert!(m[1].is_nan());
+/// ```
+pub fn median<S, E, D>(a: &ArrayBase<S, D>, axes: impl Into<Axes>) -> Result<ArrayD<E::Value>>
+where
+    S: Data<Elem = E>,
+    E: QuantileElement,
+    D: Dimension,
+{
+    Ok(median_report(a, axes, false)?.values)
+}
