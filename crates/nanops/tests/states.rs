@@ -28,9 +28,9 @@ proptest! {
         xs[cut..].iter().for_each(|&x| b.push(x));
         a.merge(&b);
         prop_assert!(close(a.value(), all.value()));
-        // compensated: as good as the exact sum rounded once, for these magnitudes
-        let exact: f64 = xs.iter().map(|&x| x as f64).sum();
-        prop_assert!(close(all.value(), exact));
+        // agrees with a plain sum to well within its rounding error
+        let plain: f64 = xs.iter().sum();
+        prop_assert!(close(all.value(), plain));
     }
 
     #[test]

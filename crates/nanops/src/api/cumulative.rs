@@ -35,7 +35,7 @@ where
             (a.map(widen).into_dyn(), k)
         }
     };
-    if acc.len() > 0 {
+    if !acc.is_empty() {
         acc.accumulate_axis_inplace(Axis(k), |&prev, cur| *cur = op(prev, *cur));
     }
     Ok(acc.mapv(E::sum_from_acc))
