@@ -1,6 +1,7 @@
 //! The public functions, and the extension trait [`NanOps`] on ndarray arrays.
 
 mod arg;
+mod bracket;
 mod cumulative;
 mod ext;
 mod order;

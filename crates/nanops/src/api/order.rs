@@ -7,6 +7,7 @@
 //! run in parallel, each task with its own scratch buffer; the input is never
 //! modified.
 
+use super::bracket::{bracket_median, Scan, MIN_BRACKET_LANE};
 use crate::axes::Axes;
 use crate::element::Element;
 use crate::error::{Error, Result};
@@ -169,6 +170,20 @@ where
     };
     let plan = Plan::new(view.shape(), view.strides(), axes);
     let (n_out, lane) = (plan.out_len(), plan.reduce_len());
+    if matches!(stat, Stat::Median) && n_out == 1 && lane >= MIN_BRACKET_LANE {
+        // SAFETY: `plan` was made from `view`.
+        let walker = unsafe { Walker::new(view.as_ptr(), &plan) };
+        let (value, degenerate) = match bracket_median(&walker, 0, lane, opts.ignore_nan) {
+            Scan::Empty => (Some(R::NAN), 1),
+            Scan::Nan => (Some(R::NAN), 0),
+            Scan::Median(m) => (Some(R::from(m)), 0),
+            Scan::Fallback => (None, 0),
+        };
+        if let Some(v) = value {
+            let values = scatter(vec![v], 1, &plan.out_offsets(), &plan.out_shape, false);
+            return Report { values, degenerate };
+        }
+    }
     let mut results = vec![R::default(); n_out * nq];
     let ptr = SendPtr(view.as_ptr());
     let run = |start: usize, chunk: &mut [R]| -> usize {

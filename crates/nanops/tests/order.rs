@@ -1,0 +1,139 @@
+//! Order statistics through the planner: every layout and axis subset, long lanes.
+
+mod common;
+
+use common::*;
+use nanops::{Axes, QuantileMethod};
+use ndarray::{Array1, ArrayD, IxDyn};
+use proptest::prelude::*;
+
+fn sorted_median(v: &mut [f64]) -> f64 {
+    v.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    let n = v.len();
+    match n {
+        0 => f64::NAN,
+        _ if n % 2 == 1 => v[n / 2],
+        _ => (v[n / 2 - 1] + v[n / 2]) / 2.0,
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn medians_and_quantiles_match_the_reference_in_every_layout((a, axes) in array_and_axes()) {
+        let med = reference(&a, &axes, |g| sorted_median(&mut valid(g)));
+        let med_prop = reference(&a, &axes, |g| {
+            if g.iter().any(|x| x.is_nan()) { f64::NAN } else { sorted_median(&mut g.to_vec()) }
+        });
+        let lower = reference(&a, &axes, |g| {
+            let mut v = valid(g);
+            v.sort_by(|a, b| a.partial_cmp(b).unwrap());
+            // method lower at q = 0.25: floor((n - 1) * q)
+            if v.is_empty() { f64::NAN } else { v[((v.len() - 1) as f64 * 0.25).floor() as usize] }
+        });
+        for (name, buf, layout) in layouts(&a) {
+            let v = view(&buf, layout);
+            let ax = || Axes::from(axes.clone());
+            prop_assert!(same(&nanops::nanmedian(&v, ax()).unwrap(), &med), "nanmedian {}", name);
+            prop_assert!(same(&nanops::median(&v, ax()).unwrap(), &med_prop), "median {}", name);
+            let q = nanops::nanquantile(&v, &[0.25], ax(), QuantileMethod::Lower).unwrap();
+            let q0 = q.index_axis(ndarray::Axis(0), 0).to_owned();
+            prop_assert!(same(&q0, &lower), "nanquantile lower {}", name);
+        }
+    }
+}
+
+#[test]
+fn long_lane_medians_are_exact_for_any_distribution() {
+    let n = 1 << 19;
+    let mut x = 12345u64;
+    let mut rand = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        (x >> 11) as f64 / (1u64 << 53) as f64
+    };
+    let cases: Vec<(&str, Vec<f64>)> = vec![
+        ("uniform odd", (0..n + 1).map(|_| rand()).collect()),
+        ("uniform even", (0..n).map(|_| rand()).collect()),
+        (
+            "with nan",
+            (0..n)
+                .map(|_| {
+                    let u = rand();
+                    if u < 0.2 {
+                        f64::NAN
+                    } else {
+                        u
+                    }
+                })
+                .collect(),
+        ),
+        ("ties", (0..n).map(|_| (rand() * 3.0).floor()).collect()),
+        ("sorted", (0..n).map(|i| i as f64).collect()),
+        ("skewed", (0..n).map(|_| rand().powi(20) * 1e300).collect()),
+        ("all nan", vec![f64::NAN; n]),
+    ];
+    for (name, v) in cases {
+        let a = Array1::from(v.clone());
+        let want = sorted_median(
+            &mut v
+                .iter()
+                .copied()
+                .filter(|x| !x.is_nan())
+                .collect::<Vec<_>>(),
+        );
+        let got = nanops::nanmedian(&a, 0).unwrap()[[]];
+        assert!(
+            got == want || (got.is_nan() && want.is_nan()),
+            "{name}: {got} vs {want}"
+        );
+        let prop = nanops::median(&a, 0).unwrap()[[]];
+        let want_prop = if v.iter().any(|x| x.is_nan()) {
+            f64::NAN
+        } else {
+            want
+        };
+        assert!(
+            prop == want_prop || (prop.is_nan() && want_prop.is_nan()),
+            "{name} (propagating)"
+        );
+        // the same lane, strided and reversed
+        let big = ArrayD::from_shape_vec(
+            IxDyn(&[v.len(), 1]),
+            v.iter().copied().rev().collect::<Vec<_>>(),
+        )
+        .unwrap();
+        let got = nanops::nanmedian(&big, Axes::All).unwrap()[[]];
+        assert!(got == want || (got.is_nan() && want.is_nan()), "{name} 2-d");
+    }
+}
+
+#[test]
+fn quantile_errors_are_typed() {
+    let a = Array1::from(vec![1.0, 2.0]);
+    assert_eq!(
+        nanops::nanquantile(&a, &[1.5], 0, QuantileMethod::Linear).unwrap_err(),
+        nanops::Error::InvalidQuantile { q: 1.5 }
+    );
+    let w = ArrayD::from_elem(IxDyn(&[2]), 1.0);
+    let opts = nanops::QuantileOptions {
+        weights: Some(w.view()),
+        ..Default::default()
+    };
+    assert!(matches!(
+        nanops::quantile_report::<_, _, _, f64>(&a, &[0.5], 0, &opts),
+        Err(nanops::Error::WeightsUnsupported { .. })
+    ));
+    let neg = ArrayD::from_elem(IxDyn(&[2]), -1.0);
+    let opts = nanops::QuantileOptions {
+        weights: Some(neg.view()),
+        method: QuantileMethod::InvertedCdf,
+        ..Default::default()
+    };
+    assert_eq!(
+        nanops::quantile_report::<_, _, _, f64>(&a, &[0.5], 0, &opts).unwrap_err(),
+        nanops::Error::InvalidWeight
+    );
+}
