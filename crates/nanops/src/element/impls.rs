@@ -27,6 +27,8 @@ macro_rules! half_element {
             #[inline(always)]
             fn var_from_real(x: f32) -> $t { <$t>::from_f32(x) }
             #[inline(always)]
+            fn std_from_real(x: f32) -> $t { <$t>::from_f32(x.sqrt()) }
+            #[inline(always)]
             fn less(self, o: Self) -> bool { self.to_f32() < o.to_f32() }
             #[inline(always)]
             fn nan() -> Self { <$t>::NAN }
@@ -70,6 +72,10 @@ macro_rules! float_element {
                 x as $t
             }
             #[inline(always)]
+            fn std_from_real(x: $acc) -> $t {
+                (x as $t).sqrt()
+            }
+            #[inline(always)]
             fn less(self, o: Self) -> bool {
                 self < o
             }
@@ -111,6 +117,10 @@ macro_rules! float_element {
                 x as $t
             }
             #[inline(always)]
+            fn std_from_real(x: $acc) -> $t {
+                (x as $t).sqrt()
+            }
+            #[inline(always)]
             fn less(self, o: Self) -> bool {
                 self.re < o.re || (self.re == o.re && self.im < o.im)
             }
@@ -146,6 +156,8 @@ macro_rules! int_element {
             fn mean_from_float(x: f64) -> f64 { x }
             #[inline(always)]
             fn var_from_real(x: f64) -> f64 { x }
+            #[inline(always)]
+            fn std_from_real(x: f64) -> f64 { x.sqrt() }
             #[inline(always)]
             fn less(self, o: Self) -> bool { self < o }
             #[inline(always)]
@@ -187,6 +199,10 @@ impl Element for bool {
     #[inline(always)]
     fn var_from_real(x: f64) -> f64 {
         x
+    }
+    #[inline(always)]
+    fn std_from_real(x: f64) -> f64 {
+        x.sqrt()
     }
     #[inline(always)]
     fn less(self, o: Self) -> bool {

@@ -57,6 +57,11 @@ pub trait Element:
     fn mean_from_float(x: Self::Float) -> Self::Mean;
     /// Rounds a variance to the result type.
     fn var_from_real(x: <Self::Float as FloatAcc>::Real) -> Self::Var;
+    /// A standard deviation from an unrounded variance. `f32`/`f64` take the
+    /// square root of the variance rounded to the result type, as NumPy's
+    /// `nanstd` does; `f16` takes it in `f32` and rounds once (rounding a
+    /// subnormal `f16` variance first would lose most of its digits).
+    fn std_from_real(x: <Self::Float as FloatAcc>::Real) -> Self::Var;
     /// `self < other` in NumPy's order (complex: lexicographic). Never true with NaN.
     fn less(self, other: Self) -> bool;
     /// The NaN of this type (integers, which have none: zero, never observed

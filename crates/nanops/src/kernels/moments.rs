@@ -70,7 +70,11 @@ impl<E: Element> Reducer<E> for VarReducer {
         let v = st
             .variance(self.ddof)
             .unwrap_or_else(<E::Float as FloatAcc>::Real::nan);
-        E::var_from_real(if self.std { v.sqrt() } else { v })
+        if self.std {
+            E::std_from_real(v)
+        } else {
+            E::var_from_real(v)
+        }
     }
     fn degenerate(&self, st: &Self::State) -> bool {
         st.variance(self.ddof).is_none()

@@ -1,0 +1,610 @@
+"""Type stubs for the public API of nanops (mirrors NumPy's ``nan*`` stubs).
+
+The runtime functions carry no annotations so that ``inspect.signature`` is
+exactly NumPy's; the types live here.
+"""
+
+from typing import Any, Literal, SupportsIndex, TypeAlias, TypeVar, overload
+
+import numpy as np
+import numpy.typing as npt
+
+__version__: str
+
+__all__ = [
+    "nansum",
+    "nanprod",
+    "nanmean",
+    "nanvar",
+    "nanstd",
+    "nanmin",
+    "nanmax",
+    "nanargmin",
+    "nanargmax",
+    "nancumsum",
+    "nancumprod",
+    "nancount",
+    "nanmedian",
+    "nanquantile",
+    "nanpercentile",
+    "median",
+    "quantile",
+    "percentile",
+    "__version__",
+]
+
+_ArrayT = TypeVar("_ArrayT", bound=np.ndarray[Any, Any])
+
+_Axis: TypeAlias = SupportsIndex | tuple[SupportsIndex, ...] | None
+_Axis1: TypeAlias = SupportsIndex | None
+_QuantileMethod: TypeAlias = Literal[
+    "inverted_cdf",
+    "averaged_inverted_cdf",
+    "closest_observation",
+    "interpolated_inverted_cdf",
+    "hazen",
+    "weibull",
+    "linear",
+    "median_unbiased",
+    "normal_unbiased",
+    "lower",
+    "higher",
+    "midpoint",
+    "nearest",
+]
+# NumPy's `np._NoValue` sentinel appears as a default in the runtime
+# signatures; callers pass a bool (or leave the argument out).
+_KeepDims: TypeAlias = bool
+_Where: TypeAlias = npt.ArrayLike
+
+# --- sum / prod ------------------------------------------------------------
+
+@overload
+def nansum(
+    a: npt.ArrayLike,
+    axis: _Axis = None,
+    dtype: npt.DTypeLike | None = None,
+    out: None = None,
+    keepdims: _KeepDims = ...,
+    initial: Any = ...,
+    where: _Where = ...,
+) -> Any: ...
+@overload
+def nansum(
+    a: npt.ArrayLike,
+    axis: _Axis,
+    dtype: npt.DTypeLike | None,
+    out: _ArrayT,
+    keepdims: _KeepDims = ...,
+    initial: Any = ...,
+    where: _Where = ...,
+) -> _ArrayT: ...
+@overload
+def nansum(
+    a: npt.ArrayLike,
+    axis: _Axis = None,
+    dtype: npt.DTypeLike | None = None,
+    *,
+    out: _ArrayT,
+    keepdims: _KeepDims = ...,
+    initial: Any = ...,
+    where: _Where = ...,
+) -> _ArrayT: ...
+@overload
+def nanprod(
+    a: npt.ArrayLike,
+    axis: _Axis = None,
+    dtype: npt.DTypeLike | None = None,
+    out: None = None,
+    keepdims: _KeepDims = ...,
+    initial: Any = ...,
+    where: _Where = ...,
+) -> Any: ...
+@overload
+def nanprod(
+    a: npt.ArrayLike,
+    axis: _Axis,
+    dtype: npt.DTypeLike | None,
+    out: _ArrayT,
+    keepdims: _KeepDims = ...,
+    initial: Any = ...,
+    where: _Where = ...,
+) -> _ArrayT: ...
+@overload
+def nanprod(
+    a: npt.ArrayLike,
+    axis: _Axis = None,
+    dtype: npt.DTypeLike | None = None,
+    *,
+    out: _ArrayT,
+    keepdims: _KeepDims = ...,
+    initial: Any = ...,
+    where: _Where = ...,
+) -> _ArrayT: ...
+
+# --- mean / var / std ------------------------------------------------------
+
+@overload
+def nanmean(
+    a: npt.ArrayLike,
+    axis: _Axis = None,
+    dtype: npt.DTypeLike | None = None,
+    out: None = None,
+    keepdims: _KeepDims = ...,
+    *,
+    where: _Where = ...,
+) -> Any: ...
+@overload
+def nanmean(
+    a: npt.ArrayLike,
+    axis: _Axis,
+    dtype: npt.DTypeLike | None,
+    out: _ArrayT,
+    keepdims: _KeepDims = ...,
+    *,
+    where: _Where = ...,
+) -> _ArrayT: ...
+@overload
+def nanmean(
+    a: npt.ArrayLike,
+    axis: _Axis = None,
+    dtype: npt.DTypeLike | None = None,
+    *,
+    out: _ArrayT,
+    keepdims: _KeepDims = ...,
+    where: _Where = ...,
+) -> _ArrayT: ...
+@overload
+def nanvar(
+    a: npt.ArrayLike,
+    axis: _Axis = None,
+    dtype: npt.DTypeLike | None = None,
+    out: None = None,
+    ddof: float = 0,
+    keepdims: _KeepDims = ...,
+    *,
+    where: _Where = ...,
+    mean: npt.ArrayLike = ...,
+    correction: float = ...,
+) -> Any: ...
+@overload
+def nanvar(
+    a: npt.ArrayLike,
+    axis: _Axis,
+    dtype: npt.DTypeLike | None,
+    out: _ArrayT,
+    ddof: float = 0,
+    keepdims: _KeepDims = ...,
+    *,
+    where: _Where = ...,
+    mean: npt.ArrayLike = ...,
+    correction: float = ...,
+) -> _ArrayT: ...
+@overload
+def nanvar(
+    a: npt.ArrayLike,
+    axis: _Axis = None,
+    dtype: npt.DTypeLike | None = None,
+    *,
+    out: _ArrayT,
+    ddof: float = 0,
+    keepdims: _KeepDims = ...,
+    where: _Where = ...,
+    mean: npt.ArrayLike = ...,
+    correction: float = ...,
+) -> _ArrayT: ...
+@overload
+def nanstd(
+    a: npt.ArrayLike,
+    axis: _Axis = None,
+    dtype: npt.DTypeLike | None = None,
+    out: None = None,
+    ddof: float = 0,
+    keepdims: _KeepDims = ...,
+    *,
+    where: _Where = ...,
+    mean: npt.ArrayLike = ...,
+    correction: float = ...,
+) -> Any: ...
+@overload
+def nanstd(
+    a: npt.ArrayLike,
+    axis: _Axis,
+    dtype: npt.DTypeLike | None,
+    out: _ArrayT,
+    ddof: float = 0,
+    keepdims: _KeepDims = ...,
+    *,
+    where: _Where = ...,
+    mean: npt.ArrayLike = ...,
+    correction: float = ...,
+) -> _ArrayT: ...
+@overload
+def nanstd(
+    a: npt.ArrayLike,
+    axis: _Axis = None,
+    dtype: npt.DTypeLike | None = None,
+    *,
+    out: _ArrayT,
+    ddof: float = 0,
+    keepdims: _KeepDims = ...,
+    where: _Where = ...,
+    mean: npt.ArrayLike = ...,
+    correction: float = ...,
+) -> _ArrayT: ...
+
+# --- min / max / argmin / argmax -------------------------------------------
+
+@overload
+def nanmin(
+    a: npt.ArrayLike,
+    axis: _Axis = None,
+    out: None = None,
+    keepdims: _KeepDims = ...,
+    initial: Any = ...,
+    where: _Where = ...,
+) -> Any: ...
+@overload
+def nanmin(
+    a: npt.ArrayLike,
+    axis: _Axis,
+    out: _ArrayT,
+    keepdims: _KeepDims = ...,
+    initial: Any = ...,
+    where: _Where = ...,
+) -> _ArrayT: ...
+@overload
+def nanmin(
+    a: npt.ArrayLike,
+    axis: _Axis = None,
+    *,
+    out: _ArrayT,
+    keepdims: _KeepDims = ...,
+    initial: Any = ...,
+    where: _Where = ...,
+) -> _ArrayT: ...
+@overload
+def nanmax(
+    a: npt.ArrayLike,
+    axis: _Axis = None,
+    out: None = None,
+    keepdims: _KeepDims = ...,
+    initial: Any = ...,
+    where: _Where = ...,
+) -> Any: ...
+@overload
+def nanmax(
+    a: npt.ArrayLike,
+    axis: _Axis,
+    out: _ArrayT,
+    keepdims: _KeepDims = ...,
+    initial: Any = ...,
+    where: _Where = ...,
+) -> _ArrayT: ...
+@overload
+def nanmax(
+    a: npt.ArrayLike,
+    axis: _Axis = None,
+    *,
+    out: _ArrayT,
+    keepdims: _KeepDims = ...,
+    initial: Any = ...,
+    where: _Where = ...,
+) -> _ArrayT: ...
+@overload
+def nanargmin(
+    a: npt.ArrayLike,
+    axis: None = None,
+    out: None = None,
+    *,
+    keepdims: Literal[False] = ...,
+) -> np.intp: ...
+@overload
+def nanargmin(
+    a: npt.ArrayLike,
+    axis: _Axis1 = None,
+    out: None = None,
+    *,
+    keepdims: _KeepDims = ...,
+) -> Any: ...
+@overload
+def nanargmin(
+    a: npt.ArrayLike,
+    axis: _Axis1,
+    out: _ArrayT,
+    *,
+    keepdims: _KeepDims = ...,
+) -> _ArrayT: ...
+@overload
+def nanargmin(
+    a: npt.ArrayLike,
+    axis: _Axis1 = None,
+    *,
+    out: _ArrayT,
+    keepdims: _KeepDims = ...,
+) -> _ArrayT: ...
+@overload
+def nanargmax(
+    a: npt.ArrayLike,
+    axis: None = None,
+    out: None = None,
+    *,
+    keepdims: Literal[False] = ...,
+) -> np.intp: ...
+@overload
+def nanargmax(
+    a: npt.ArrayLike,
+    axis: _Axis1 = None,
+    out: None = None,
+    *,
+    keepdims: _KeepDims = ...,
+) -> Any: ...
+@overload
+def nanargmax(
+    a: npt.ArrayLike,
+    axis: _Axis1,
+    out: _ArrayT,
+    *,
+    keepdims: _KeepDims = ...,
+) -> _ArrayT: ...
+@overload
+def nanargmax(
+    a: npt.ArrayLike,
+    axis: _Axis1 = None,
+    *,
+    out: _ArrayT,
+    keepdims: _KeepDims = ...,
+) -> _ArrayT: ...
+
+# --- cumulative ------------------------------------------------------------
+
+@overload
+def nancumsum(
+    a: npt.ArrayLike,
+    axis: _Axis1 = None,
+    dtype: npt.DTypeLike | None = None,
+    out: None = None,
+) -> np.ndarray[Any, Any]: ...
+@overload
+def nancumsum(
+    a: npt.ArrayLike,
+    axis: _Axis1,
+    dtype: npt.DTypeLike | None,
+    out: _ArrayT,
+) -> _ArrayT: ...
+@overload
+def nancumsum(
+    a: npt.ArrayLike,
+    axis: _Axis1 = None,
+    dtype: npt.DTypeLike | None = None,
+    *,
+    out: _ArrayT,
+) -> _ArrayT: ...
+@overload
+def nancumprod(
+    a: npt.ArrayLike,
+    axis: _Axis1 = None,
+    dtype: npt.DTypeLike | None = None,
+    out: None = None,
+) -> np.ndarray[Any, Any]: ...
+@overload
+def nancumprod(
+    a: npt.ArrayLike,
+    axis: _Axis1,
+    dtype: npt.DTypeLike | None,
+    out: _ArrayT,
+) -> _ArrayT: ...
+@overload
+def nancumprod(
+    a: npt.ArrayLike,
+    axis: _Axis1 = None,
+    dtype: npt.DTypeLike | None = None,
+    *,
+    out: _ArrayT,
+) -> _ArrayT: ...
+
+# --- count (nanops only) ---------------------------------------------------
+
+@overload
+def nancount(
+    a: npt.ArrayLike, axis: None = None, keepdims: Literal[False] = False
+) -> np.intp: ...
+@overload
+def nancount(a: npt.ArrayLike, axis: _Axis = None, keepdims: bool = False) -> Any: ...
+
+# --- order statistics ------------------------------------------------------
+
+@overload
+def nanmedian(
+    a: npt.ArrayLike,
+    axis: _Axis = None,
+    out: None = None,
+    overwrite_input: bool = False,
+    keepdims: _KeepDims = ...,
+) -> Any: ...
+@overload
+def nanmedian(
+    a: npt.ArrayLike,
+    axis: _Axis,
+    out: _ArrayT,
+    overwrite_input: bool = False,
+    keepdims: _KeepDims = ...,
+) -> _ArrayT: ...
+@overload
+def nanmedian(
+    a: npt.ArrayLike,
+    axis: _Axis = None,
+    *,
+    out: _ArrayT,
+    overwrite_input: bool = False,
+    keepdims: _KeepDims = ...,
+) -> _ArrayT: ...
+@overload
+def median(
+    a: npt.ArrayLike,
+    axis: _Axis = None,
+    out: None = None,
+    overwrite_input: bool = False,
+    keepdims: bool = False,
+) -> Any: ...
+@overload
+def median(
+    a: npt.ArrayLike,
+    axis: _Axis,
+    out: _ArrayT,
+    overwrite_input: bool = False,
+    keepdims: bool = False,
+) -> _ArrayT: ...
+@overload
+def median(
+    a: npt.ArrayLike,
+    axis: _Axis = None,
+    *,
+    out: _ArrayT,
+    overwrite_input: bool = False,
+    keepdims: bool = False,
+) -> _ArrayT: ...
+@overload
+def nanquantile(
+    a: npt.ArrayLike,
+    q: npt.ArrayLike,
+    axis: _Axis = None,
+    out: None = None,
+    overwrite_input: bool = False,
+    method: _QuantileMethod = "linear",
+    keepdims: _KeepDims = ...,
+    *,
+    weights: npt.ArrayLike | None = None,
+) -> Any: ...
+@overload
+def nanquantile(
+    a: npt.ArrayLike,
+    q: npt.ArrayLike,
+    axis: _Axis,
+    out: _ArrayT,
+    overwrite_input: bool = False,
+    method: _QuantileMethod = "linear",
+    keepdims: _KeepDims = ...,
+    *,
+    weights: npt.ArrayLike | None = None,
+) -> _ArrayT: ...
+@overload
+def nanquantile(
+    a: npt.ArrayLike,
+    q: npt.ArrayLike,
+    axis: _Axis = None,
+    *,
+    out: _ArrayT,
+    overwrite_input: bool = False,
+    method: _QuantileMethod = "linear",
+    keepdims: _KeepDims = ...,
+    weights: npt.ArrayLike | None = None,
+) -> _ArrayT: ...
+@overload
+def nanpercentile(
+    a: npt.ArrayLike,
+    q: npt.ArrayLike,
+    axis: _Axis = None,
+    out: None = None,
+    overwrite_input: bool = False,
+    method: _QuantileMethod = "linear",
+    keepdims: _KeepDims = ...,
+    *,
+    weights: npt.ArrayLike | None = None,
+) -> Any: ...
+@overload
+def nanpercentile(
+    a: npt.ArrayLike,
+    q: npt.ArrayLike,
+    axis: _Axis,
+    out: _ArrayT,
+    overwrite_input: bool = False,
+    method: _QuantileMethod = "linear",
+    keepdims: _KeepDims = ...,
+    *,
+    weights: npt.ArrayLike | None = None,
+) -> _ArrayT: ...
+@overload
+def nanpercentile(
+    a: npt.ArrayLike,
+    q: npt.ArrayLike,
+    axis: _Axis = None,
+    *,
+    out: _ArrayT,
+    overwrite_input: bool = False,
+    method: _QuantileMethod = "linear",
+    keepdims: _KeepDims = ...,
+    weights: npt.ArrayLike | None = None,
+) -> _ArrayT: ...
+@overload
+def quantile(
+    a: npt.ArrayLike,
+    q: npt.ArrayLike,
+    axis: _Axis = None,
+    out: None = None,
+    overwrite_input: bool = False,
+    method: _QuantileMethod = "linear",
+    keepdims: bool = False,
+    *,
+    weights: npt.ArrayLike | None = None,
+) -> Any: ...
+@overload
+def quantile(
+    a: npt.ArrayLike,
+    q: npt.ArrayLike,
+    axis: _Axis,
+    out: _ArrayT,
+    overwrite_input: bool = False,
+    method: _QuantileMethod = "linear",
+    keepdims: bool = False,
+    *,
+    weights: npt.ArrayLike | None = None,
+) -> _ArrayT: ...
+@overload
+def quantile(
+    a: npt.ArrayLike,
+    q: npt.ArrayLike,
+    axis: _Axis = None,
+    *,
+    out: _ArrayT,
+    overwrite_input: bool = False,
+    method: _QuantileMethod = "linear",
+    keepdims: bool = False,
+    weights: npt.ArrayLike | None = None,
+) -> _ArrayT: ...
+@overload
+def percentile(
+    a: npt.ArrayLike,
+    q: npt.ArrayLike,
+    axis: _Axis = None,
+    out: None = None,
+    overwrite_input: bool = False,
+    method: _QuantileMethod = "linear",
+    keepdims: bool = False,
+    *,
+    weights: npt.ArrayLike | None = None,
+) -> Any: ...
+@overload
+def percentile(
+    a: npt.ArrayLike,
+    q: npt.ArrayLike,
+    axis: _Axis,
+    out: _ArrayT,
+    overwrite_input: bool = False,
+    method: _QuantileMethod = "linear",
+    keepdims: bool = False,
+    *,
+    weights: npt.ArrayLike | None = None,
+) -> _ArrayT: ...
+@overload
+def percentile(
+    a: npt.ArrayLike,
+    q: npt.ArrayLike,
+    axis: _Axis = None,
+    *,
+    out: _ArrayT,
+    overwrite_input: bool = False,
+    method: _QuantileMethod = "linear",
+    keepdims: bool = False,
+    weights: npt.ArrayLike | None = None,
+) -> _ArrayT: ...

@@ -1,0 +1,390 @@
+"""Argument handling shared by the public functions.
+
+Everything here is about turning NumPy-style arguments into what the compiled
+primitives of :mod:`nanops._nanops` accept (a native, aligned base-class
+``ndarray`` and a tuple of normalised axes), and about shaping a primitive's
+result back into what NumPy would return (``keepdims``, ``out``, scalars).
+
+When a call is outside what the primitives cover, or is an error path whose
+exact exception NumPy should produce, the helpers raise :class:`Delegate`; the
+public function then calls the original NumPy function with the caller's
+arguments.  ``Delegate`` is only ever raised *before* anything observable has
+happened (no warning emitted, no ``out`` written).
+"""
+
+from __future__ import annotations
+
+import operator
+import warnings
+from collections.abc import Callable
+from typing import Any, Final
+
+import numpy as np
+from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
+
+__all__ = [
+    "NoValue",
+    "Delegate",
+    "original",
+    "as_ndarray",
+    "kernel_input",
+    "dispatch_free",
+    "ufunc_axes",
+    "tuple_axes",
+    "index_axis",
+    "keepdims_flag",
+    "kept_shape",
+    "reduced_shape",
+    "out_shape",
+    "check_out",
+    "where_mask",
+    "apply_where",
+    "with_dtype",
+    "fast_axes",
+    "FAST_SUM",
+    "FAST_INEXACT",
+    "FAST_REAL",
+    "finish_ufunc",
+    "finish_order",
+    "warn",
+    "F64",
+    "INTP",
+    "SUM_DTYPE",
+    "PRECISION",
+]
+
+#: NumPy's "argument not given" sentinel (what NumPy's signatures use).
+NoValue: Final[Any] = np._NoValue
+
+F64: Final[np.dtype[Any]] = np.dtype(np.float64)
+INTP: Final[np.dtype[Any]] = np.dtype(np.intp)
+
+
+class Delegate(Exception):
+    """Internal signal: let the original NumPy function handle this call."""
+
+
+def original(module_name: str, name: str) -> Callable[..., Any]:
+    """Return NumPy's own implementation of ``numpy.<name>``.
+
+    Captured at import time because callers (NumPy's test-suite among them)
+    may later rebind ``numpy.<name>`` to ours.  If that already happened
+    before nanops was imported, fall back to NumPy's private module.
+    """
+    fn: Callable[..., Any] = getattr(np, name)
+    if getattr(fn, "__module__", "").startswith("nanops"):
+        import importlib
+
+        fn = getattr(importlib.import_module(module_name), name)
+    return fn
+
+
+# --- dtypes --------------------------------------------------------------
+
+#: Type characters of the element types the primitives accept.
+KERNEL_CHARS: Final = "?bhilqBHILQefdFD"
+_KERNEL_DTYPES: Final[frozenset[np.dtype[Any]]] = frozenset(
+    np.dtype(c) for c in KERNEL_CHARS
+)
+
+
+def _sum_dtype(char: str) -> np.dtype[Any]:
+    """NumPy's default result dtype of ``np.sum`` for an input type char."""
+    dt = np.dtype(char)
+    if dt.kind == "b" or (dt.kind == "i" and dt.itemsize < np.dtype(np.int_).itemsize):
+        return np.dtype(np.int_)
+    if dt.kind == "u" and dt.itemsize < np.dtype(np.uint).itemsize:
+        return np.dtype(np.uint)
+    return dt
+
+
+#: Result dtype of sum/prod/cumsum/cumprod per input type char.
+SUM_DTYPE: Final[dict[str, np.dtype[Any]]] = {c: _sum_dtype(c) for c in KERNEL_CHARS}
+
+#: Precision rank of inexact dtypes (real part): half < single < double.
+PRECISION: Final[dict[str, int]] = {"e": 1, "f": 2, "d": 3, "F": 2, "D": 3}
+
+
+def with_dtype(res: np.ndarray, dt: np.dtype[Any]) -> np.ndarray:
+    """``res`` as dtype ``dt`` (a free view when only the type char differs)."""
+    rdt = res.dtype
+    if rdt is dt or (rdt.char == dt.char and rdt.byteorder == dt.byteorder):
+        return res
+    if rdt.kind == dt.kind and rdt.itemsize == dt.itemsize and dt.isnative:
+        return res.view(dt)
+    return res.astype(dt)
+
+
+# --- inputs --------------------------------------------------------------
+
+
+_PLAIN_TYPES: Final = frozenset(
+    (np.ndarray, int, float, bool, complex, list, tuple, type(None))
+)
+
+
+def dispatch_free(x: object) -> bool:
+    """True when ``x`` cannot carry a ``__array_function__`` override.
+
+    Base-class ndarrays, ``None`` and plain Python objects qualify; ndarray
+    subclasses and duck arrays do not (NumPy must dispatch on them).
+    """
+    t = type(x)
+    return t in _PLAIN_TYPES or not hasattr(t, "__array_function__")
+
+
+def as_ndarray(a: object) -> np.ndarray:
+    """``a`` as a base-class ndarray, or :class:`Delegate`.
+
+    ndarray subclasses (``np.matrix``, masked arrays, ``np.memmap``, user
+    subclasses) and objects implementing ``__array_function__`` go to NumPy.
+    """
+    if type(a) is np.ndarray:
+        return a
+    if hasattr(type(a), "__array_function__"):
+        raise Delegate
+    arr = np.asanyarray(a)
+    if type(arr) is not np.ndarray:
+        raise Delegate
+    return arr
+
+
+def kernel_input(arr: np.ndarray) -> np.ndarray:
+    """``arr`` in a form the primitives accept, or :class:`Delegate`.
+
+    Byte-swapped arrays get a native-order copy and unaligned arrays an
+    aligned copy (documented copies on rare paths).  Object, string, void,
+    datetime/timedelta and long double dtypes raise :class:`Delegate`.
+    """
+    dt = arr.dtype
+    if dt in _KERNEL_DTYPES:
+        if arr.flags.aligned:
+            return arr
+        return arr.copy()
+    if dt.char in KERNEL_CHARS and dt.names is None and dt.subdtype is None:
+        # non-native byte order (or a dtype carrying metadata)
+        return arr.astype(np.dtype(dt.char))
+    raise Delegate
+
+
+# --- axes ----------------------------------------------------------------
+
+_ALL_AXES: Final[tuple[tuple[int, ...], ...]] = tuple(
+    tuple(range(n)) for n in range(65)
+)
+
+
+def ufunc_axes(axis: Any, ndim: int) -> tuple[int, ...]:
+    """Axes as a ufunc reduction (``np.sum``) accepts them.
+
+    ``None``, an integer or a tuple of integers; a 0-d array accepts the
+    integer axes 0 and -1 (as NumPy's reductions do).  Invalid axes (out of
+    range, repeated, lists, non-integers) go to NumPy for its own error.
+    """
+    if axis is None:
+        return _ALL_AXES[ndim]
+    try:
+        if type(axis) is tuple:
+            return normalize_axis_tuple(axis, ndim)
+        if isinstance(axis, list):
+            raise Delegate
+        ax = operator.index(axis)
+        if ndim == 0 and (ax == 0 or ax == -1):
+            return ()
+        return (normalize_axis_index(ax, ndim),)
+    except (TypeError, ValueError):  # AxisError is a ValueError
+        raise Delegate from None
+
+
+def tuple_axes(axis: Any, ndim: int) -> tuple[int, ...]:
+    """Axes as ``np.median``/``np.quantile`` accept them (lists too).
+
+    Invalid axes go to NumPy for its own error.
+    """
+    if axis is None:
+        return _ALL_AXES[ndim]
+    try:
+        return normalize_axis_tuple(axis, ndim)
+    except (TypeError, ValueError):
+        raise Delegate from None
+
+
+def index_axis(axis: Any, ndim: int) -> int | None:
+    """A single axis (``np.argmin``/``np.cumsum`` style), or ``None``.
+
+    A 0-d array behaves as a 1-element 1-d array for axes 0 and -1 (the
+    primitive then works on the flattened array).  Invalid axes (tuples,
+    out of range, non-integers) go to NumPy for its own error.
+    """
+    if axis is None:
+        return None
+    try:
+        ax = operator.index(axis)
+        if ndim == 0:
+            if ax == 0 or ax == -1:
+                return None
+            raise Delegate
+        return normalize_axis_index(ax, ndim)
+    except (TypeError, ValueError):
+        raise Delegate from None
+
+
+#: Fast-path dtypes, as ids of NumPy's builtin (immortal, singleton)
+#: native descriptors: identity, unlike ``==``, tells ``long long`` from
+#: ``long`` (the primitives answer ``int64`` with the type char of ``long``)
+#: and native from byte-swapped.  Equal but distinct descriptors simply take
+#: the general path.
+FAST_SUM: Final = frozenset(id(np.dtype(c)) for c in "?bhilBHILefdFD")
+FAST_INEXACT: Final = frozenset(id(np.dtype(c)) for c in "efdFD")
+FAST_REAL: Final = frozenset(id(np.dtype(c)) for c in "?bhilBHILefd")
+
+
+def fast_axes(
+    a: object, axis: object, dtypes: frozenset[int]
+) -> tuple[int, ...] | None:
+    """Axes for the fast path, or None when the general path is needed.
+
+    The fast path takes a base-class, aligned ndarray whose dtype is one of
+    ``dtypes`` (ids of builtin descriptors) and ``axis`` None or an in-range
+    ``int``.
+    """
+    if type(a) is not np.ndarray or id(a.dtype) not in dtypes or not a.flags.aligned:
+        return None
+    if axis is None:
+        return _ALL_AXES[a.ndim]
+    if type(axis) is int:
+        nd = a.ndim
+        if 0 <= axis < nd:
+            return (axis,)
+        if -nd <= axis < 0:
+            return (axis + nd,)
+    return None
+
+
+def keepdims_flag(keepdims: object) -> bool:
+    """``keepdims`` as a bool (``np._NoValue`` means False)."""
+    if keepdims is NoValue:
+        return False
+    return bool(keepdims)
+
+
+def kept_shape(shape: tuple[int, ...], axes: tuple[int, ...]) -> tuple[int, ...]:
+    """``shape`` with the reduced ``axes`` set to 1 (``keepdims=True``)."""
+    return tuple(1 if i in axes else n for i, n in enumerate(shape))
+
+
+def reduced_shape(shape: tuple[int, ...], axes: tuple[int, ...]) -> tuple[int, ...]:
+    """``shape`` without the reduced ``axes``."""
+    return tuple(n for i, n in enumerate(shape) if i not in axes)
+
+
+def out_shape(
+    shape: tuple[int, ...], axes: tuple[int, ...], keepdims: bool
+) -> tuple[int, ...]:
+    """Shape of a reduction's result (what ``out`` must have)."""
+    return kept_shape(shape, axes) if keepdims else reduced_shape(shape, axes)
+
+
+def check_out(out: object, shape: tuple[int, ...]) -> np.ndarray:
+    """Validate ``out``: a writeable base-class ndarray of exactly ``shape``.
+
+    Anything else (wrong shape, read-only, subclass, not an array) goes to
+    NumPy, which either handles it (duck arrays, broadcasting assignment in
+    the median family) or raises its own error.
+    """
+    if type(out) is not np.ndarray or out.shape != shape or not out.flags.writeable:
+        raise Delegate
+    return out
+
+
+# --- where ---------------------------------------------------------------
+
+
+def where_mask(where: object, shape: tuple[int, ...]) -> np.ndarray | None:
+    """``where`` as a boolean array broadcast to ``shape``; None if all True.
+
+    Non-boolean masks and masks that do not broadcast go to NumPy (its
+    error).
+    """
+    if where is NoValue or where is True:
+        return None
+    if not dispatch_free(where):
+        raise Delegate
+    w = np.asarray(where)
+    if w.dtype != np.bool_:
+        raise Delegate
+    if w.ndim > len(shape):
+        raise Delegate
+    if w.ndim == 0 and bool(w):
+        return None
+    try:
+        return np.broadcast_to(w, shape)
+    except ValueError:
+        raise Delegate from None
+
+
+def apply_where(x: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """Copy of float/complex ``x`` with NaN where ``mask`` is False.
+
+    Non-inexact inputs cannot hold NaN and go to NumPy.
+    """
+    if x.dtype.kind not in "fc":
+        raise Delegate
+    return np.where(mask, x, np.array(np.nan, dtype=x.dtype))
+
+
+# --- results -------------------------------------------------------------
+
+
+def finish_ufunc(
+    res: np.ndarray,
+    out: np.ndarray | None,
+    keepdims: bool,
+    kshape: tuple[int, ...] | None,
+) -> Any:
+    """Shape a reduction result like a ufunc reduction does.
+
+    ``keepdims`` reshapes to ``kshape``; ``out`` is written (unsafe casting,
+    the caller has already checked what NumPy allows) and returned; otherwise
+    a 0-d result becomes a NumPy scalar (also with ``keepdims`` on a 0-d
+    input, as NumPy).
+    """
+    if keepdims and kshape is not None:
+        res = res.reshape(kshape)
+    if out is not None:
+        np.copyto(out, res, casting="unsafe")
+        return out
+    if res.ndim == 0:
+        return res[()]
+    return res
+
+
+def finish_order(
+    res: np.ndarray,
+    out: np.ndarray | None,
+    keepdims: bool,
+    kshape: tuple[int, ...] | None,
+) -> Any:
+    """Shape a median/quantile result as NumPy's ``_ureduce`` does.
+
+    With ``keepdims`` the result stays an array (0-d too); otherwise a 0-d
+    result becomes a NumPy scalar.
+    """
+    if keepdims and kshape is not None:
+        res = res.reshape(kshape)
+    if out is not None:
+        np.copyto(out, res, casting="unsafe")
+        return out
+    if res.ndim == 0 and not keepdims:
+        return res[()]
+    return res
+
+
+def warn(message: str, stacklevel: int, count: int = 1) -> None:
+    """Emit ``RuntimeWarning(message)`` ``count`` times.
+
+    ``stacklevel`` counts from the caller of this function, like
+    :func:`warnings.warn` does from its own caller.
+    """
+    for _ in range(count):
+        warnings.warn(message, RuntimeWarning, stacklevel=stacklevel + 1)
