@@ -96,14 +96,14 @@ pub(crate) fn bracket_median<E: QuantileElement>(
         if overflow {
             return;
         }
+        // Branch-free count below the bracket; the rare values inside are copied.
         for &x in xs {
-            if x.is_nan_value() {
-                continue;
-            }
+            let valid = !x.is_nan_value();
             let v = x.to_value();
-            if lo.is_some_and(|lo| v < lo) {
-                below += 1;
-            } else if hi.is_none_or(|hi| v <= hi) {
+            let under = lo.is_some_and(|lo| v < lo);
+            let over = hi.is_some_and(|hi| v > hi);
+            below += (valid & under) as usize;
+            if valid & !under & !over {
                 inside.push(v);
             }
         }

@@ -39,10 +39,20 @@ impl<E: Element, const MAX: bool> Reducer<E> for ExtremumReducer<MAX> {
         best.iter().for_each(|&b| st.push(b));
     }
     #[inline]
-    fn push_row(&self, states: &mut [Self::State], xs: &[E]) {
-        for (s, &x) in states.iter_mut().zip(xs) {
-            s.push(x);
+    fn push_rows(&self, states: &mut [Self::State], rows: &[&[E]]) {
+        let Some((first, rest)) = rows.split_first() else {
+            return;
+        };
+        let mut best = first.to_vec();
+        for row in rest {
+            for (b, &x) in best.iter_mut().zip(row.iter()) {
+                // NaN never beats; a NaN best is replaced by anything
+                if beats::<E, MAX>(x, *b) || b.is_nan_value() {
+                    *b = x;
+                }
+            }
         }
+        states.iter_mut().zip(best).for_each(|(s, b)| s.push(b));
     }
     fn merge(&self, into: &mut Self::State, other: &Self::State) {
         into.merge(other);

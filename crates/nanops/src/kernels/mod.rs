@@ -23,6 +23,10 @@ use crate::element::Element;
 pub(crate) const LANES: usize = 8;
 /// Values summed in lanes before the block total enters the compensated state.
 pub(crate) const BLOCK: usize = 256;
+/// Rows folded per [`Reducer::push_rows`] call.
+pub(crate) const ROW_BLOCK: usize = 64;
+/// Columns per tile of the rows strategy (keeps column accumulators in cache).
+pub(crate) const COL_TILE: usize = 2048;
 
 /// One reduction: its partial state and the loops that fill it.
 pub(crate) trait Reducer<E: Element>: Sync {
@@ -34,8 +38,11 @@ pub(crate) trait Reducer<E: Element>: Sync {
     fn init(&self) -> Self::State;
     /// Folds a contiguous run of one output's values.
     fn push_slice(&self, st: &mut Self::State, xs: &[E]);
-    /// Folds one value into each of `states` (`xs.len() == states.len()`).
-    fn push_row(&self, states: &mut [Self::State], xs: &[E]);
+    /// Folds a block of rows: `rows[i][j]` goes into `states[j]`; every row has
+    /// `states.len()` values. Blocks are short (at most [`ROW_BLOCK`] rows), so
+    /// implementations accumulate them in plain column accumulators and touch
+    /// the (compensated) states once per block.
+    fn push_rows(&self, states: &mut [Self::State], rows: &[&[E]]);
     /// Merges a partial state over later values into `into`.
     fn merge(&self, into: &mut Self::State, other: &Self::State);
     /// The result of a state.

@@ -1,6 +1,6 @@
 //! Variance kernel: two passes inside a cache-sized block, blocks merged with Chan.
 
-use super::sum::sum_into;
+use super::sum::{column_sums, sum_into};
 use super::{Reducer, BLOCK, LANES};
 use crate::element::{Element, FloatAcc};
 use crate::states::{Moments, Sum};
@@ -55,12 +55,27 @@ impl<E: Element> Reducer<E> for VarReducer {
             st.merge(&block_moments(block));
         }
     }
+    /// Two passes over the block (it is in cache): column means, then squared
+    /// deviations; each column's block moments merge into its state with Chan.
     #[inline]
-    fn push_row(&self, states: &mut [Self::State], xs: &[E]) {
-        for (s, &x) in states.iter_mut().zip(xs) {
-            if !x.is_nan_value() {
-                s.push(x.to_float());
+    fn push_rows(&self, states: &mut [Self::State], rows: &[&[E]]) {
+        let (sums, nans) = column_sums(states.len(), rows, E::to_float);
+        let n = rows.len() as u64;
+        let means: Vec<E::Float> = sums
+            .iter()
+            .zip(&nans)
+            .map(|(&s, &c)| s.div_real(E::Float::real_from_u64((n - c as u64).max(1))))
+            .collect();
+        let zero = <E::Float as FloatAcc>::Real::zero();
+        let mut m2 = vec![zero; states.len()];
+        for row in rows {
+            for ((m, &mean), &x) in m2.iter_mut().zip(&means).zip(row.iter()) {
+                let d = (x.to_float() - mean).abs2();
+                *m = *m + if x.is_nan_value() { zero } else { d };
             }
+        }
+        for (((s, mean), m), c) in states.iter_mut().zip(means).zip(m2).zip(nans) {
+            s.merge(&Moments::from_parts(n - c as u64, mean, m));
         }
     }
     fn merge(&self, into: &mut Self::State, other: &Self::State) {

@@ -58,12 +58,9 @@ impl<E: Element> Reducer<E> for SumReducer {
         sum_into(st, xs, E::to_acc);
     }
     #[inline]
-    fn push_row(&self, states: &mut [Self::State], xs: &[E]) {
-        for (s, &x) in states.iter_mut().zip(xs) {
-            if !x.is_nan_value() {
-                s.push(x.to_acc());
-            }
-        }
+    fn push_rows(&self, states: &mut [Self::State], rows: &[&[E]]) {
+        let (acc, _) = column_sums(states.len(), rows, E::to_acc);
+        states.iter_mut().zip(acc).for_each(|(s, a)| s.push(a));
     }
     fn merge(&self, into: &mut Self::State, other: &Self::State) {
         into.merge(other);
@@ -71,6 +68,25 @@ impl<E: Element> Reducer<E> for SumReducer {
     fn finish(&self, st: &Self::State) -> E::Sum {
         E::sum_from_acc(st.value())
     }
+}
+
+/// Column sums and NaN counts of a block of rows, each `n` long.
+#[inline(always)]
+pub(crate) fn column_sums<E: Element, A: Accumulator>(
+    n: usize,
+    rows: &[&[E]],
+    conv: impl Fn(E) -> A,
+) -> (Vec<A>, Vec<u32>) {
+    let mut acc = vec![A::zero(); n];
+    let mut nans = vec![0u32; n];
+    for row in rows {
+        for ((a, c), &x) in acc.iter_mut().zip(nans.iter_mut()).zip(row.iter()) {
+            let nan = x.is_nan_value();
+            *a = a.add(if nan { A::zero() } else { conv(x) });
+            *c += nan as u32;
+        }
+    }
+    (acc, nans)
 }
 
 /// `nanprod`: non-NaN values multiplied in the accumulator type.
@@ -106,12 +122,18 @@ impl<E: Element> Reducer<E> for ProdReducer {
         acc.iter().for_each(|&a| st.push(a));
     }
     #[inline]
-    fn push_row(&self, states: &mut [Self::State], xs: &[E]) {
-        for (s, &x) in states.iter_mut().zip(xs) {
-            if !x.is_nan_value() {
-                s.push(x.to_acc());
+    fn push_rows(&self, states: &mut [Self::State], rows: &[&[E]]) {
+        let mut acc = vec![E::Acc::one(); states.len()];
+        for row in rows {
+            for (a, &x) in acc.iter_mut().zip(row.iter()) {
+                *a = a.mul(if x.is_nan_value() {
+                    E::Acc::one()
+                } else {
+                    x.to_acc()
+                });
             }
         }
+        states.iter_mut().zip(acc).for_each(|(s, a)| s.push(a));
     }
     fn merge(&self, into: &mut Self::State, other: &Self::State) {
         into.merge(other);
@@ -151,10 +173,18 @@ impl<E: Element> Reducer<E> for CountReducer {
         st.0 += n.iter().sum::<u64>() + rest as u64;
     }
     #[inline]
-    fn push_row(&self, states: &mut [Count], xs: &[E]) {
-        for (s, &x) in states.iter_mut().zip(xs) {
-            s.push_valid(!x.is_nan_value());
+    fn push_rows(&self, states: &mut [Count], rows: &[&[E]]) {
+        let mut nans = vec![0u32; states.len()];
+        for row in rows {
+            for (c, &x) in nans.iter_mut().zip(row.iter()) {
+                *c += x.is_nan_value() as u32;
+            }
         }
+        let n = rows.len() as u64;
+        states
+            .iter_mut()
+            .zip(nans)
+            .for_each(|(s, c)| s.0 += n - c as u64);
     }
     fn merge(&self, into: &mut Count, other: &Count) {
         into.merge(other);
@@ -178,12 +208,12 @@ impl<E: Element> Reducer<E> for MeanReducer {
         st.1 .0 += sum_into(&mut st.0, xs, E::to_float);
     }
     #[inline]
-    fn push_row(&self, states: &mut [Self::State], xs: &[E]) {
-        for (s, &x) in states.iter_mut().zip(xs) {
-            if !x.is_nan_value() {
-                s.0.push(x.to_float());
-                s.1 .0 += 1;
-            }
+    fn push_rows(&self, states: &mut [Self::State], rows: &[&[E]]) {
+        let (acc, nans) = column_sums(states.len(), rows, E::to_float);
+        let n = rows.len() as u64;
+        for ((s, a), c) in states.iter_mut().zip(acc).zip(nans) {
+            s.0.push(a);
+            s.1 .0 += n - c as u64;
         }
     }
     fn merge(&self, into: &mut Self::State, other: &Self::State) {

@@ -2,7 +2,7 @@
 
 use super::{Dim, Plan, Strategy};
 use crate::element::Element;
-use crate::kernels::Reducer;
+use crate::kernels::{Reducer, COL_TILE, ROW_BLOCK};
 
 /// Values gathered per kernel call by [`Strategy::Gather`].
 const GATHER: usize = 1024;
@@ -167,10 +167,22 @@ impl<'a, E: Element> Walker<'a, E> {
             let (o, c0) = (j / row_len, j % row_len);
             let n = (row_len - c0).min(end - j);
             let base = Odometer::new(&outer, self.plan.base, o).offset + c0 as isize;
-            let sts = &mut states[j - start..j - start + n];
-            for_each_offset(&self.plan.reduced, base, |off| {
-                r.push_row(sts, self.slice(off, n))
-            });
+            // column tiles keep the block's accumulators in cache
+            for c in (0..n).step_by(COL_TILE) {
+                let w = COL_TILE.min(n - c);
+                let sts = &mut states[j - start + c..j - start + c + w];
+                let mut block: Vec<&[E]> = Vec::with_capacity(ROW_BLOCK);
+                for_each_offset(&self.plan.reduced, base + c as isize, |off| {
+                    block.push(self.slice(off, w));
+                    if block.len() == ROW_BLOCK {
+                        r.push_rows(sts, &block);
+                        block.clear();
+                    }
+                });
+                if !block.is_empty() {
+                    r.push_rows(sts, &block);
+                }
+            }
             j += n;
         }
     }

@@ -1,0 +1,218 @@
+"""Time nanops against NumPy, bottleneck and numbagg in one process.
+
+Interleaved repeats, medians; float64 and float32; 10% NaN. For each case it
+also times the memory floor (``np.add.reduce`` of a NaN-free array of the same
+size and dtype) and prints nanops' speed-up over the fastest peer and its time
+over the floor. Writes BENCHMARKS.md (table, machine, command) and
+benches/speedups.png.
+
+    python3 benches/compare.py            # full run (several minutes)
+    python3 benches/compare.py --quick    # fewer repeats
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import statistics
+import sys
+import time
+import warnings
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+import nanops
+
+try:
+    import bottleneck as bn
+except ImportError:  # pragma: no cover - optional peer
+    bn = None
+try:
+    import numbagg as nb
+except ImportError:  # pragma: no cover - optional peer
+    nb = None
+
+ROOT = Path(__file__).resolve().parent.parent
+
+SHAPES: list[tuple[tuple[int, ...], int | tuple[int, ...] | None]] = [
+    ((10_000_000,), None),
+    ((1000, 10_000), 1),
+    ((10_000, 1000), 0),
+    ((100_000, 10), 1),
+    ((100, 200, 300), (0, 2)),
+    ((1000,), None),
+]
+FUNCS = [
+    "nansum", "nanmean", "nanvar", "nanstd", "nanmin", "nanmax", "nanargmax",
+    "nanmedian", "nanquantile(0.5)", "nanquantile([.1,.5,.9])",
+]
+
+
+def single_axis(axis):
+    """bottleneck and numbagg's argmax take one axis: None or an int."""
+    return axis is None or isinstance(axis, int)
+
+
+def impls(name: str, axis) -> dict[str, Callable[[np.ndarray], object] | None]:
+    """The implementations of one function for one axis, by library."""
+    q = {"nanquantile(0.5)": 0.5, "nanquantile([.1,.5,.9])": [0.1, 0.5, 0.9]}.get(name)
+    base = "nanquantile" if q is not None else name
+    out: dict[str, Callable | None] = {}
+    if q is None:
+        out["nanops"] = lambda a: getattr(nanops, base)(a, axis=axis)
+        out["numpy"] = lambda a: getattr(np, base)(a, axis=axis)
+    else:
+        out["nanops"] = lambda a: nanops.nanquantile(a, q, axis=axis)
+        out["numpy"] = lambda a: np.nanquantile(a, q, axis=axis)
+    bn_ok = bn is not None and q is None and hasattr(bn, base) and single_axis(axis)
+    out["bottleneck"] = (lambda a: getattr(bn, base)(a, axis=axis)) if bn_ok else None
+    nb_ax = -1 if axis is None else axis
+    if nb is None:
+        out["numbagg"] = None
+    elif q is not None:
+        out["numbagg"] = lambda a: nb.nanquantile(a, q, axis=nb_ax) if axis is not None else nb.nanquantile(a.reshape(-1), q, axis=0)
+    elif base in {"nanargmax"} and not single_axis(axis):
+        out["numbagg"] = None
+    elif hasattr(nb, base):
+        fn = getattr(nb, base)
+        out["numbagg"] = (lambda a: fn(a.reshape(-1), axis=0)) if axis is None else (lambda a: fn(a, axis=axis))
+    else:
+        out["numbagg"] = None
+    return out
+
+
+def timeit(fn: Callable[[], object], repeats: int, budget: float) -> float:
+    """Median seconds of `repeats` calls (fewer if the budget runs out)."""
+    times = []
+    start = time.perf_counter()
+    inner = 1
+    t0 = time.perf_counter()
+    fn()
+    first = time.perf_counter() - t0
+    if first < 1e-4:
+        inner = max(1, int(1e-3 / max(first, 1e-7)))
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        for _ in range(inner):
+            fn()
+        times.append((time.perf_counter() - t0) / inner)
+        if time.perf_counter() - start > budget:
+            break
+    return statistics.median(times)
+
+
+def data(shape, dtype, rng) -> np.ndarray:
+    a = rng.random(shape).astype(dtype) * 100
+    a[rng.random(shape) < 0.1] = np.nan
+    return a
+
+
+def run(repeats: int, budget: float) -> list[dict]:
+    rng = np.random.default_rng(0)
+    rows = []
+    warnings.simplefilter("ignore")
+    for dtype in (np.float64, np.float32):
+        for shape, axis in SHAPES:
+            a = data(shape, dtype, rng)
+            clean = np.nan_to_num(a)
+            floor = timeit(lambda: np.add.reduce(clean, axis=axis), repeats, budget)
+            for name in FUNCS:
+                if name == "nanargmax" and not single_axis(axis):
+                    continue  # argmax takes one axis
+                libs = impls(name, axis)
+                times: dict[str, float | None] = {}
+                # interleave: every library once per round
+                for lib, fn in libs.items():
+                    if fn is None:
+                        times[lib] = None
+                        continue
+                    slow = lib == "numpy" and name.startswith(("nanmedian", "nanquantile")) and axis is not None and a.size // max(1, a.shape[-1] if isinstance(axis, int) else 1) >= 100_000
+                    times[lib] = timeit(lambda: fn(a), 1 if slow else repeats, budget)
+                peers = {k: v for k, v in times.items() if k != "nanops" and v is not None}
+                best_peer = min(peers, key=peers.get) if peers else None
+                ours = times["nanops"]
+                rows.append({
+                    "dtype": np.dtype(dtype).name, "shape": shape, "axis": axis, "func": name,
+                    **{k: v for k, v in times.items()}, "floor": floor,
+                    "best_peer": best_peer,
+                    "speedup": (peers[best_peer] / ours) if best_peer else None,
+                    "over_floor": ours / floor,
+                })
+                print(f"{np.dtype(dtype).name:8} {str(shape):16} {str(axis):7} {name:26} "
+                      f"nanops {ours*1e3:9.3f} ms  best peer {best_peer or '-':10} "
+                      f"x{rows[-1]['speedup'] or float('nan'):7.2f}  floor x{rows[-1]['over_floor']:6.2f}",
+                      flush=True)
+    return rows
+
+
+def fmt(t: float | None) -> str:
+    if t is None:
+        return "—"
+    return f"{t*1e3:.3f}" if t < 1 else f"{t*1e3:.0f}"
+
+
+def write(rows: list[dict], command: str) -> None:
+    lines = [
+        "# Benchmarks", "",
+        "Times in milliseconds (median of interleaved repeats, one process), 10% NaN.",
+        "`speed-up` = fastest peer's time / nanops' time; `× floor` = nanops' time /",
+        "`np.add.reduce` of a NaN-free array of the same size and dtype. Ratios are",
+        "comparable within this table only: the machine is shared and noisy.", "",
+        f"- machine: {platform.machine()}, {os.cpu_count()} cores, {platform.system()} {platform.release()}",
+        f"- Python {platform.python_version()}, NumPy {np.__version__}, "
+        f"bottleneck {getattr(bn, '__version__', 'absent')}, numbagg {getattr(nb, '__version__', 'absent')}, "
+        f"nanops {nanops.__version__}",
+        f"- command: `{command}`", "",
+        "| dtype | shape | axis | function | nanops | NumPy | bottleneck | numbagg | floor | speed-up | × floor |",
+        "|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for r in rows:
+        sp = f"{r['speedup']:.1f}× ({r['best_peer']})" if r["speedup"] else "—"
+        lines.append(
+            f"| {r['dtype']} | {r['shape']} | {r['axis']} | {r['func']} | {fmt(r['nanops'])} | "
+            f"{fmt(r['numpy'])} | {fmt(r['bottleneck'])} | {fmt(r['numbagg'])} | {fmt(r['floor'])} | "
+            f"{sp} | {r['over_floor']:.2f} |"
+        )
+    out = ROOT / "BENCHMARKS.md"
+    extra = ""
+    if out.exists():
+        text = out.read_text()
+        marker = "\n## Accuracy"
+        if marker in text:
+            extra = text[text.index(marker):]
+    out.write_text("\n".join(lines) + "\n" + extra)
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return
+    labels = [f"{r['func']} {r['shape']} ax={r['axis']} {r['dtype'][5:]}" for r in rows if r["speedup"]]
+    vals = [r["speedup"] for r in rows if r["speedup"]]
+    fig, ax = plt.subplots(figsize=(10, max(4, len(vals) * 0.18)))
+    ax.barh(range(len(vals)), vals, color=["tab:green" if v >= 1 else "tab:red" for v in vals])
+    ax.set_yticks(range(len(vals)), labels, fontsize=6)
+    ax.axvline(1, color="k", lw=0.8)
+    ax.set_xscale("log")
+    ax.set_xlabel("speed-up of nanops over the fastest peer (log scale)")
+    ax.invert_yaxis()
+    fig.tight_layout()
+    fig.savefig(ROOT / "benches" / "speedups.png", dpi=110)
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__)
+    p.add_argument("--quick", action="store_true", help="fewer repeats")
+    p.add_argument("--no-write", action="store_true", help="print only")
+    args = p.parse_args()
+    repeats, budget = (3, 1.0) if args.quick else (7, 3.0)
+    rows = run(repeats, budget)
+    if not args.no_write:
+        write(rows, "python3 " + " ".join(["benches/compare.py", *sys.argv[1:]]))
+
+
+if __name__ == "__main__":
+    main()
