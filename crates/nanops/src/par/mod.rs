@@ -8,11 +8,14 @@
 //!   partials merge in chunk order. The cut depends on the shape only, so one
 //!   thread or many give identical bits, run after run.
 //!
-//! Work below [`MIN_TASK`] values stays on the calling thread.
+//! A row strategy (reducing axis 0 of a C array) with up to a few thousand
+//! outputs splits its rows the second way; with more, it splits columns in
+//! whole tiles. Work below [`MIN_TASK`] values stays on the calling thread.
 
 use crate::element::Element;
 use crate::kernels::Reducer;
-use crate::plan::{Plan, Walker};
+use crate::kernels::COL_TILE;
+use crate::plan::{Plan, Strategy, Walker};
 use ndarray::{ArrayD, ArrayViewD, IxDyn};
 use rayon::prelude::*;
 
@@ -22,14 +25,26 @@ pub(crate) const CHUNK: usize = 1 << 16;
 pub(crate) const MIN_TASK: usize = 1 << 17;
 /// Up to this many outputs, a long reduction is split into chunks.
 const FEW_OUTPUTS: usize = 16;
+/// Most chunks a row-split reduction makes (each holds one state per output).
+const MAX_ROW_CHUNKS: usize = 32;
 
 /// States of every plan-order output.
 fn states<E: Element, R: Reducer<E>>(ptr: *const E, plan: &Plan, r: &R) -> Vec<R::State> {
     let (n_out, n_red) = (plan.out_len(), plan.reduce_len());
     let d0 = plan.reduced[0];
-    if n_out <= FEW_OUTPUTS && n_red >= 2 * CHUNK && d0.len > 1 {
-        let per_index = n_red / d0.len;
-        let step = (CHUNK / per_index.max(1)).max(1);
+    let rows = plan.strategy() == Strategy::Rows;
+    let per_index = n_red / d0.len.max(1);
+    // A row strategy with a moderate number of outputs splits its rows, not
+    // its columns: a column split would give each task a thin strided slice.
+    let split_rows = rows && n_out < 4 * COL_TILE && n_out * n_red >= 2 * MIN_TASK && d0.len > 1;
+    if (n_out <= FEW_OUTPUTS && n_red >= 2 * CHUNK && d0.len > 1) || split_rows {
+        let step = if split_rows {
+            (MIN_TASK / (per_index * n_out).max(1))
+                .max(d0.len.div_ceil(MAX_ROW_CHUNKS))
+                .max(1)
+        } else {
+            (CHUNK / per_index.max(1)).max(1)
+        };
         let chunks = d0.len.div_ceil(step);
         let p = SendPtr(ptr);
         let run_chunk = |c: usize| {
@@ -56,7 +71,10 @@ fn states<E: Element, R: Reducer<E>>(ptr: *const E, plan: &Plan, r: &R) -> Vec<R
     // SAFETY: `plan` was made from the view behind `ptr`.
     let walker = unsafe { Walker::new(ptr, plan) };
     if n_out > 1 && n_out * n_red >= 2 * MIN_TASK {
-        let per_task = (MIN_TASK / n_red.max(1)).max(1);
+        let mut per_task = (MIN_TASK / n_red.max(1)).max(1);
+        if rows {
+            per_task = per_task.next_multiple_of(COL_TILE);
+        }
         st.par_chunks_mut(per_task)
             .enumerate()
             .for_each(|(i, c)| walker.run(r, c, i * per_task));
