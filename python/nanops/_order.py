@@ -267,6 +267,12 @@ def _result_dtype(
 # --- implementations -------------------------------------------------------
 
 
+def _beyond_float64(x: np.ndarray) -> bool:
+    """Whether a 64-bit integer array holds values float64 cannot represent exactly."""
+    limit = 2**53
+    return bool(x.size) and (int(x.max()) > limit or int(x.min()) < -limit)
+
+
 def _median(a: Any, axis: Any, out: Any, keepdims: Any, ignore_nan: bool) -> Any:
     x = kernel_input(as_ndarray(a))
     if x.size == 0 or x.dtype.kind == "c":
@@ -308,10 +314,13 @@ def _quantile(
     if x.size == 0 or method not in METHODS:
         raise Delegate  # NumPy's empty-input path; its invalid-method error
     rd = _result_dtype(x.dtype, qa, weak_q, method, w is not None)
+    if rd.kind in "iu" and rd.itemsize == 8 and _beyond_float64(x):
+        raise Delegate  # the kernels select in float64: exact only up to 2**53
     axes = tuple_axes(axis, x.ndim)
     if qa.ndim > 2:
         raise ValueError("q must be a scalar or 1d")
-    if (ignore_nan and qa.ndim == 2) or (w is not None and not axes):
+    ours_only = w is not None and method == "averaged_inverted_cdf"  # NumPy refuses it
+    if ((ignore_nan and qa.ndim == 2) or (w is not None and not axes)) and not ours_only:
         raise Delegate  # NumPy's own (odd) results for these
     kd = keepdims_flag(keepdims)
     kshape = qa.shape + kept_shape(x.shape, axes) if kd else None

@@ -1,0 +1,210 @@
+"""Helpers shared by the differential tests: layouts, calls, comparisons.
+
+Kept out of ``conftest.py`` so that tests import them explicitly
+(``from _support import ...``; pytest puts this folder on ``sys.path``).
+"""
+
+from __future__ import annotations
+
+import re
+import warnings
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import numpy as np
+
+LAYOUTS = (
+    "C", "F", "strided", "negative", "transposed",
+    "byteswapped", "unaligned", "readonly",
+)
+
+# Floating-point-error warnings depend on evaluation order and are not part of
+# the contract; the slice warnings ("Mean of empty slice", ...) and every other
+# category are.
+_FP_WARNING = re.compile(r"(overflow|invalid value|divide by zero|underflow) encountered")
+
+
+def make_layout(values: np.ndarray, layout: str) -> tuple[np.ndarray, np.ndarray]:
+    """A view holding ``values`` in the given memory layout, and its owner buffer.
+
+    The view compares equal to ``values`` element by element; the owner lets a
+    test check that no byte of the underlying memory (gaps included) changed.
+    """
+    shape, dtype = values.shape, values.dtype
+    if layout == "C":
+        a = np.array(values, order="C", copy=True)
+        return a, a
+    if layout == "F":
+        a = np.array(values, order="F", copy=True)
+        return a, a
+    if layout == "strided":
+        owner = np.zeros(tuple(2 * s for s in shape), dtype)
+        a = owner[(..., *(slice(None, None, 2) for _ in shape))]
+        a[...] = values
+        return a, owner
+    if layout == "negative":
+        flip = (..., *(slice(None, None, -1) for _ in shape))
+        owner = np.array(values[flip], copy=True)
+        return owner[flip], owner
+    if layout == "transposed":
+        owner = np.array(values.T, order="C", copy=True)
+        return owner.T, owner
+    if layout == "byteswapped":
+        a = values.astype(dtype.newbyteorder())
+        return a, a
+    if layout == "unaligned":
+        raw = np.zeros(values.nbytes + 1, np.uint8)
+        a = raw[1:].view(dtype).reshape(shape)
+        a[...] = values
+        return a, raw
+    if layout == "readonly":
+        a = np.array(values, copy=True)
+        a.setflags(write=False)
+        return a, a
+    raise ValueError(layout)
+
+
+def snapshot(owner: np.ndarray) -> bytes:
+    return np.ascontiguousarray(owner).view(np.uint8).tobytes()
+
+
+@dataclass
+class Outcome:
+    value: Any
+    error: BaseException | None
+    warnings: frozenset[tuple[type, str]]
+
+    def describe(self) -> str:
+        if self.error is not None:
+            return f"raised {type(self.error).__name__}: {self.error}"
+        v = self.value
+        return f"returned {type(v).__name__} dtype={getattr(v, 'dtype', None)} value={v!r}"
+
+
+def run(func: Callable[..., Any], *args: Any, **kwargs: Any) -> Outcome:
+    """Call ``func`` and record its result or exception and its warnings."""
+    with warnings.catch_warnings(record=True) as rec:
+        warnings.simplefilter("always")
+        try:
+            value, error = func(*args, **kwargs), None
+        except Exception as exc:  # noqa: BLE001 - compared against NumPy's
+            value, error = None, exc
+    seen = frozenset(
+        (w.category, str(w.message)) for w in rec if not _FP_WARNING.search(str(w.message))
+    )
+    return Outcome(value, error, seen)
+
+
+def quiet(func: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        return func(*args, **kwargs)
+
+
+def public_class(exc: BaseException) -> type:
+    """The first public class of ``exc`` (NumPy raises private subclasses)."""
+    for cls in type(exc).__mro__:
+        if cls.__module__ in ("builtins", "numpy.exceptions"):
+            return cls
+    return type(exc)
+
+
+def assert_same_contract(got: Outcome, want: Outcome, where: str, *, check_type: bool = True) -> None:
+    """Same exception class, warnings, result type, dtype and shape as NumPy.
+
+    ``check_type=False`` skips the scalar-versus-0-d-array check (NumPy's
+    weighted quantiles return 0-d arrays where the unweighted ones return
+    scalars).
+    """
+    if want.error is not None:
+        cls = public_class(want.error)
+        assert got.error is not None, f"{where}: NumPy {want.describe()}, nanops {got.describe()}"
+        assert isinstance(got.error, cls), (
+            f"{where}: NumPy raised {cls.__name__}, nanops {got.describe()}"
+        )
+        return
+    if got.error is not None:
+        raise AssertionError(f"{where}: NumPy {want.describe()}, nanops {got.describe()}") from got.error
+    assert got.warnings == want.warnings, (
+        f"{where}: warnings differ: nanops {sorted(map(str, got.warnings))}, "
+        f"NumPy {sorted(map(str, want.warnings))}"
+    )
+    g, w = got.value, want.value
+    assert not check_type or isinstance(g, np.ndarray) == isinstance(w, np.ndarray), (
+        f"{where}: nanops returned {type(g).__name__}, NumPy {type(w).__name__}"
+    )
+    # Byte order aside: NumPy's selecting quantiles of a byte-swapped array
+    # return a byte-swapped result, an artefact nobody relies on.
+    g_dtype, w_dtype = np.asarray(g).dtype, np.asarray(w).dtype
+    assert g_dtype.newbyteorder("=") == w_dtype.newbyteorder("="), (
+        f"{where}: dtype {g_dtype} != NumPy's {w_dtype}"
+    )
+    assert np.shape(g) == np.shape(w), f"{where}: shape {np.shape(g)} != NumPy's {np.shape(w)}"
+
+
+def _complex_class(z: np.ndarray) -> np.ndarray:
+    """0 finite, 1 NaN, 2 infinite."""
+    inf = np.isinf(z.real) | np.isinf(z.imag)
+    return np.where(inf, 2, np.where(np.isnan(z), 1, 0))
+
+
+def _part_mismatch(g: np.ndarray, r: np.ndarray, atol: np.ndarray, rtol: float, top: float) -> str | None:
+    """Compare two float64 arrays: same NaN/inf positions, finite ones close.
+
+    An infinity is accepted against a finite value beyond ``top`` of the same
+    sign (rounding at the overflow threshold of the result dtype).
+    """
+    gn, rn = np.isnan(g), np.isnan(r)
+    if not np.array_equal(gn, rn):
+        return f"NaN positions differ: got {g}, expected {r}"
+    gi, ri = np.isinf(g), np.isinf(r)
+    both = gi & ri
+    if np.any(both & (np.sign(g) != np.sign(r))):
+        return f"infinities differ: got {g}, expected {r}"
+    edge = (gi ^ ri) & (np.sign(g) == np.sign(r)) & (np.maximum(abs(g), abs(r)) >= top)
+    if np.any((gi ^ ri) & ~edge):
+        return f"inf vs finite: got {g}, expected {r}"
+    fin = ~(gn | gi | ri)
+    err = np.abs(g - r, where=fin, out=np.zeros_like(g))
+    bound = atol + rtol * np.abs(r, where=fin, out=np.zeros_like(r))
+    bad = fin & ~(err <= bound)
+    if np.any(bad):
+        return (f"values differ beyond tolerance: got {g[bad]}, expected {r[bad]}, "
+                f"|diff| {err[bad]} > bound {np.broadcast_to(bound, g.shape)[bad]}")
+    return None
+
+
+def mismatch(got: Any, ref: Any, *, atol: Any = 0.0, rtol: float = 0.0) -> str | None:
+    """Why ``got`` differs from ``ref`` (None when it does not).
+
+    Integer and bool results must be equal; inexact ones may differ by
+    ``atol + rtol*|ref|`` per (real and imaginary) part.
+    """
+    with np.errstate(all="ignore"):
+        return _mismatch(np.asarray(got), np.asarray(ref), atol, rtol)
+
+
+def _mismatch(g: np.ndarray, r: np.ndarray, atol: Any, rtol: float) -> str | None:
+    if g.shape != r.shape:
+        return f"shape {g.shape} != {r.shape}"
+    if g.dtype.kind not in "fc" and r.dtype.kind not in "fc":
+        return None if np.array_equal(g, r) else f"got {g}, expected {r}"
+    kind = np.result_type(g, r).kind
+    dt = g.dtype if g.dtype.kind in "fc" else r.dtype
+    top = float(np.finfo(dt).max) * (1 - 4 * float(np.finfo(dt).eps))
+    at = np.broadcast_to(np.nan_to_num(np.asarray(atol, dtype=np.float64), nan=0.0), g.shape)
+    if kind == "c":
+        # C99 Annex G classes: a value with an infinite part is an infinity
+        # (whatever the other part, NumPy's complex arithmetic often makes it
+        # NaN); otherwise a value with a NaN part is NaN.
+        g, r = g.astype(np.complex128), r.astype(np.complex128)
+        g_cls, r_cls = _complex_class(g), _complex_class(r)
+        if not np.array_equal(g_cls, r_cls):
+            return f"NaN/infinity positions differ: got {g}, expected {r}"
+        keep = r_cls == 0
+        g, r = g[keep], r[keep]
+        mag = np.abs(r)
+        at = at[keep] + rtol * mag  # relative to |z|, not to each part
+        return (_part_mismatch(g.real, r.real, at, 0.0, top)
+                or _part_mismatch(g.imag, r.imag, at, 0.0, top))
+    return _part_mismatch(g.astype(np.float64), r.astype(np.float64), at, rtol, top)
