@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import re
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
@@ -39,11 +40,12 @@ def make_layout(values: np.ndarray, layout: str) -> tuple[np.ndarray, np.ndarray
         return a, a
     if layout == "strided":
         owner = np.zeros(tuple(2 * s for s in shape), dtype)
-        a = owner[(..., *(slice(None, None, 2) for _ in shape))]
+        every_other: tuple[Any, ...] = (..., *(slice(None, None, 2) for _ in shape))
+        a = owner[every_other]
         a[...] = values
         return a, owner
     if layout == "negative":
-        flip = (..., *(slice(None, None, -1) for _ in shape))
+        flip: tuple[Any, ...] = (..., *(slice(None, None, -1) for _ in shape))
         owner = np.array(values[flip], copy=True)
         return owner[flip], owner
     if layout == "transposed":

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import math
 import warnings
+from collections.abc import Callable
 from fractions import Fraction
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 import pytest
@@ -206,7 +207,7 @@ def test_other_bad_arguments() -> None:
     with pytest.raises(TypeError):
         nanops.nanmean(GAPPY, dtype=np.int64)
     with pytest.raises(ValueError):
-        nanops.nanquantile(GAPPY, 0.5, method="no_such_method")
+        nanops.nanquantile(GAPPY, 0.5, method="no_such_method")  # type: ignore[call-overload]
     with pytest.raises(ValueError):
         nanops.nanmin(np.empty((0, 3)), axis=0)
 

@@ -19,7 +19,8 @@ gaps, a memory layout and the keyword arguments, then checks that nanops
 from __future__ import annotations
 
 import math
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Literal, cast
 
 import hypothesis.extra.numpy as hnp
 import numpy as np
@@ -29,8 +30,16 @@ from hypothesis import strategies as st
 from numpy.lib.array_utils import normalize_axis_tuple
 
 import nanops
-from _support import (LAYOUTS, assert_same_contract, make_layout, mismatch, public_class, quiet,
-                      run, snapshot)
+from _support import (
+    LAYOUTS,
+    assert_same_contract,
+    make_layout,
+    mismatch,
+    public_class,
+    quiet,
+    run,
+    snapshot,
+)
 
 INTS = [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64]
 FLOATS = [np.float16, np.float32, np.float64]
@@ -76,7 +85,7 @@ def _elements(dtype: np.dtype, kind: str) -> st.SearchStrategy[Any]:
         if dtype.kind == "c":
             return st.sampled_from([0, 1, -1, 1j, -1j, 1 + 1j, 1 - 1j])
         return st.sampled_from([0.0, 1.0, -1.0, 2.0, -2.0, 0.5, -0.5, 3.0, -3.0])
-    width = 8 * dtype.itemsize // (2 if dtype.kind == "c" else 1)
+    width = cast(Literal[16, 32, 64], 8 * dtype.itemsize // (2 if dtype.kind == "c" else 1))
     rounded = np.dtype(f"f{width // 8}").type
     big = 100.0 if width == 16 else 1e6
     real = st.one_of(
@@ -245,7 +254,10 @@ def reference(name: str, values: np.ndarray, args: tuple[Any, ...],
     if kind == "quantile" and values.dtype.kind in "iu":
         target = np.float64
     wide = values.astype(target, copy=True)
-    ref = quiet(getattr(np, name), wide, *args, **kwargs)
+    try:
+        ref = quiet(getattr(np, name), wide, *args, **kwargs)
+    except Exception:  # noqa: BLE001 - NumPy's float path can fail where its int path did not
+        return result  # (quantile of an empty int array, q=[]): NumPy's own result then
     return quiet(np.asarray(ref).astype, np.asarray(result).dtype)
 
 
@@ -301,7 +313,7 @@ def arg_mismatch(name: str, values: np.ndarray, kwargs: dict[str, Any], got: Any
     return None if ok.all() else f"got {g}, expected {w}"
 
 
-def _where_and_initial(draw: st.DrawFn, values: np.ndarray, initial: bool) -> dict[str, Any]:
+def _where_and_initial(draw: Callable[..., Any], values: np.ndarray, initial: bool) -> dict[str, Any]:
     extra: dict[str, Any] = {}
     if draw(st.sampled_from([False, False, True])):
         extra["where"] = draw(hnp.arrays(np.bool_, values.shape))
@@ -311,7 +323,7 @@ def _where_and_initial(draw: st.DrawFn, values: np.ndarray, initial: bool) -> di
     return extra
 
 
-def _dtype_kwarg(draw: st.DrawFn, values: np.ndarray, choices: list[Any]) -> dict[str, Any]:
+def _dtype_kwarg(draw: Callable[..., Any], values: np.ndarray, choices: list[Any]) -> dict[str, Any]:
     if values.dtype.kind == "c":  # real accumulators for complex input only warn
         return {}
     dtype = draw(st.sampled_from([None, None, None, *choices]))
@@ -321,7 +333,8 @@ def _dtype_kwarg(draw: st.DrawFn, values: np.ndarray, choices: list[Any]) -> dic
 # -------------------------------------------------------------------- tests
 
 
-def _common(data: st.DataObject, kind: str = "sum", tuples: bool = True) -> tuple[np.ndarray, str, dict[str, Any]]:
+def _common(data: st.DataObject, kind: str = "sum",
+            tuples: bool = True) -> tuple[np.ndarray, str, dict[str, Any]]:
     values = data.draw(gappy_arrays(DTYPES, kind), label="values")
     layout = data.draw(st.sampled_from(LAYOUTS), label="layout")
     return values, layout, {"axis": data.draw(axes(values.ndim, tuples), label="axis")}
