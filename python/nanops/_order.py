@@ -319,8 +319,11 @@ def _quantile(
     axes = tuple_axes(axis, x.ndim)
     if qa.ndim > 2:
         raise ValueError("q must be a scalar or 1d")
-    ours_only = w is not None and method == "averaged_inverted_cdf"  # NumPy refuses it
-    if ((ignore_nan and qa.ndim == 2) or (w is not None and not axes)) and not ours_only:
+    # NumPy refuses weighted averaged_inverted_cdf, and its weighted nan-versions
+    # with a 2-d q raise IndexError (a NumPy bug): those we compute ourselves.
+    odd_2d_q = ignore_nan and qa.ndim == 2 and w is None
+    odd_no_axes = w is not None and not axes and method != "averaged_inverted_cdf"
+    if odd_2d_q or odd_no_axes:
         raise Delegate  # NumPy's own (odd) results for these
     kd = keepdims_flag(keepdims)
     kshape = qa.shape + kept_shape(x.shape, axes) if kd else None

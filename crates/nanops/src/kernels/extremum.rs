@@ -47,7 +47,7 @@ impl<E: Element, const MAX: bool> Reducer<E> for ExtremumReducer<MAX> {
         for row in rest {
             for (b, &x) in best.iter_mut().zip(row.iter()) {
                 // NaN never beats; a NaN best is replaced by anything
-                if beats::<E, MAX>(x, *b) || b.is_nan_value() {
+                if beats::<E, MAX>(x, *b) | b.is_nan_value() {
                     *b = x;
                 }
             }
