@@ -21,6 +21,10 @@ fn main() {
     for _ in 0..3 {
         let t = Instant::now();
         let m = nanops::nanmedian(&a, 0).unwrap();
-        println!("nanmedian {:.1} ms ({})", t.elapsed().as_secs_f64() * 1e3, m[[]]);
+        println!(
+            "nanmedian {:.1} ms ({})",
+            t.elapsed().as_secs_f64() * 1e3,
+            m[[]]
+        );
     }
 }
