@@ -1,6 +1,6 @@
 //! Bindings of the order statistics (see `_nanops.pyi` for the contract).
 
-use crate::dispatch::{dispatch, readonly, PyElement};
+use crate::dispatch::{dispatch, dispatch_real, readonly, PyElement};
 use crate::errors::guard;
 use nanops::select::SelectFloat;
 use nanops::{QDtype, QuantileElement, QuantileMethod, QuantileOptions};
@@ -143,22 +143,7 @@ fn nanquantile<'py>(
         }
     };
     match result.as_str() {
-        "f8" => dispatch!(
-            a,
-            quantile_f64(&req),
-            f64,
-            f32,
-            half::f16,
-            i64,
-            i32,
-            i16,
-            i8,
-            u64,
-            u32,
-            u16,
-            u8,
-            bool
-        ),
+        "f8" => dispatch_real!(a, quantile_f64(&req)),
         "f4" => dispatch!(a, quantile_f32(&req), f32, half::f16),
         "f2" => dispatch!(a, quantile_f16(&req), half::f16),
         other => Err(PyValueError::new_err(format!(
@@ -174,22 +159,7 @@ fn nanmedian<'py>(
     axes: Vec<usize>,
     ignore_nan: bool,
 ) -> Flagged<'py> {
-    dispatch!(
-        a,
-        median_impl(axes, ignore_nan),
-        f64,
-        f32,
-        half::f16,
-        i64,
-        i32,
-        i16,
-        i8,
-        u64,
-        u32,
-        u16,
-        u8,
-        bool
-    )
+    dispatch_real!(a, median_impl(axes, ignore_nan))
 }
 
 /// Adds the order-statistics functions to the module.
