@@ -17,6 +17,15 @@ fn main() {
             }
         })
         .collect();
+    // NANOPS_DATA=file of native f64 values replaces the generated data
+    let v = match std::env::var("NANOPS_DATA") {
+        Ok(path) => std::fs::read(path)
+            .expect("readable data file")
+            .chunks_exact(8)
+            .map(|b| f64::from_ne_bytes(b.try_into().expect("8 bytes")))
+            .collect(),
+        Err(_) => v,
+    };
     let a = ndarray::Array1::from(v);
     for _ in 0..3 {
         let t = Instant::now();

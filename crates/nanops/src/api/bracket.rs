@@ -87,6 +87,8 @@ pub(crate) fn bracket_median<E: QuantileElement>(
     let p1 = (r1 as f64 / n as f64 * s as f64) as usize;
     let lo = p0.checked_sub(delta).map(|i| sample[i]);
     let hi = (p1 + delta < s).then(|| sample[p1 + delta]);
+    let lo_v = lo.unwrap_or_else(|| E::Value::from_f64_nearest(f64::NEG_INFINITY));
+    let hi_v = hi.unwrap_or_else(|| E::Value::from_f64_nearest(f64::INFINITY));
     // second pass: count below the bracket, keep what is inside
     let budget = n / 8 + 1024;
     let mut below = 0usize;
@@ -96,16 +98,20 @@ pub(crate) fn bracket_median<E: QuantileElement>(
         if overflow {
             return;
         }
-        // Branch-free count below the bracket; the rare values inside are copied.
-        for &x in xs {
-            let valid = !x.is_nan_value();
-            let v = x.to_value();
-            let under = lo.is_some_and(|lo| v < lo);
-            let over = hi.is_some_and(|hi| v > hi);
-            below += (valid & under) as usize;
-            if valid & !under & !over {
-                inside.push(v);
+        // Per L1-sized block: a vectorisable count below the bracket, then a
+        // branch-free copy of the values inside it (every value is written,
+        // the end advances only for those inside). NaN fails every
+        // comparison, so it is neither counted nor kept.
+        for block in xs.chunks(4096) {
+            below += block.iter().filter(|x| x.to_value() < lo_v).count();
+            let mut end = inside.len();
+            inside.resize(end + block.len(), E::Value::default());
+            for &x in block {
+                let v = x.to_value();
+                inside[end] = v;
+                end += ((v >= lo_v) & (v <= hi_v)) as usize;
             }
+            inside.truncate(end);
         }
         overflow = inside.len() > budget;
     });
