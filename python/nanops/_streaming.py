@@ -502,8 +502,54 @@ def _var(
         res, bad = _var_with_mean(x, axes, mean, dd, std, _REAL_OF[x.dtype.char])
     res = with_dtype(res, post)
     if bad:
-        warn(_MSG_DOF, 3)
+        warn(_MSG_DOF, 4)
     return finish_ufunc(res, out, kd, kshape)
+
+
+def _var_entry(
+    a: Any,
+    axis: Any,
+    dtype: Any,
+    out: Any,
+    ddof: Any,
+    keepdims: Any,
+    where: Any,
+    mean: Any,
+    correction: Any,
+    std: bool,
+    fallback: Callable[..., Any],
+) -> Any:
+    """``nanvar``/``nanstd``: the common call's fast path, the general path,
+    or NumPy's function for what the general path hands back."""
+    if (
+        dtype is None
+        and out is None
+        and keepdims is NoValue
+        and where is NoValue
+        and mean is NoValue
+        and correction is NoValue
+        and (type(ddof) is int or type(ddof) is float)
+    ):
+        axes = fast_axes(a, axis, FAST_INEXACT)
+        if axes is not None:
+            res, bad = _nanops.nanvar(a, axes, float(ddof), std)
+            if bad:
+                warn(_MSG_DOF, 3)
+            return res[()] if res.ndim == 0 else res
+    try:
+        return _var(a, axis, dtype, out, ddof, keepdims, where, mean, correction, std)
+    except Delegate:
+        return fallback(
+            a,
+            axis=axis,
+            dtype=dtype,
+            out=out,
+            ddof=ddof,
+            keepdims=keepdims,
+            where=where,
+            mean=mean,
+            correction=correction,
+        )
 
 
 def nanvar(
@@ -536,35 +582,9 @@ def nanvar(
     >>> nanops.nanvar(np.array([[1.0, np.nan], [3.0, 4.0]]), axis=0)
     array([1., 0.])
     """
-    if (
-        dtype is None
-        and out is None
-        and keepdims is NoValue
-        and where is NoValue
-        and mean is NoValue
-        and correction is NoValue
-        and (type(ddof) is int or type(ddof) is float)
-    ):
-        axes = fast_axes(a, axis, FAST_INEXACT)
-        if axes is not None:
-            res, bad = _nanops.nanvar(a, axes, float(ddof), False)
-            if bad:
-                warn(_MSG_DOF, 2)
-            return res[()] if res.ndim == 0 else res
-    try:
-        return _var(a, axis, dtype, out, ddof, keepdims, where, mean, correction, False)
-    except Delegate:
-        return _np_nanvar(
-            a,
-            axis=axis,
-            dtype=dtype,
-            out=out,
-            ddof=ddof,
-            keepdims=keepdims,
-            where=where,
-            mean=mean,
-            correction=correction,
-        )
+    return _var_entry(
+        a, axis, dtype, out, ddof, keepdims, where, mean, correction, False, _np_nanvar
+    )
 
 
 def nanstd(
@@ -590,35 +610,9 @@ def nanstd(
     >>> nanops.nanstd(np.array([[1.0, np.nan], [3.0, 4.0]]), axis=1)
     array([0. , 0.5])
     """
-    if (
-        dtype is None
-        and out is None
-        and keepdims is NoValue
-        and where is NoValue
-        and mean is NoValue
-        and correction is NoValue
-        and (type(ddof) is int or type(ddof) is float)
-    ):
-        axes = fast_axes(a, axis, FAST_INEXACT)
-        if axes is not None:
-            res, bad = _nanops.nanvar(a, axes, float(ddof), True)
-            if bad:
-                warn(_MSG_DOF, 2)
-            return res[()] if res.ndim == 0 else res
-    try:
-        return _var(a, axis, dtype, out, ddof, keepdims, where, mean, correction, True)
-    except Delegate:
-        return _np_nanstd(
-            a,
-            axis=axis,
-            dtype=dtype,
-            out=out,
-            ddof=ddof,
-            keepdims=keepdims,
-            where=where,
-            mean=mean,
-            correction=correction,
-        )
+    return _var_entry(
+        a, axis, dtype, out, ddof, keepdims, where, mean, correction, True, _np_nanstd
+    )
 
 
 # --- min / max -------------------------------------------------------------
