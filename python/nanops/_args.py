@@ -149,13 +149,22 @@ def as_ndarray(a: object) -> np.ndarray:
     return arr
 
 
+#: Most dimensions the primitives take.  NumPy 2 allows 64, but the Rust
+#: ``numpy`` crate's array views stop at 32 (it panics beyond: a
+#: ``PanicException``), so larger arrays go to NumPy.
+MAX_KERNEL_NDIM: Final = 32
+
+
 def kernel_input(arr: np.ndarray) -> np.ndarray:
     """``arr`` in a form the primitives accept, or :class:`Delegate`.
 
     Byte-swapped arrays get a native-order copy and unaligned arrays an
     aligned copy (documented copies on rare paths).  Object, string, void,
-    datetime/timedelta and long double dtypes raise :class:`Delegate`.
+    datetime/timedelta and long double dtypes raise :class:`Delegate`, and
+    so do arrays of more than :data:`MAX_KERNEL_NDIM` dimensions.
     """
+    if arr.ndim > MAX_KERNEL_NDIM:
+        raise Delegate
     dt = arr.dtype
     if dt in _KERNEL_DTYPES:
         if arr.flags.aligned:
@@ -174,6 +183,12 @@ _ALL_AXES: Final[tuple[tuple[int, ...], ...]] = tuple(
 )
 
 
+#: ``_ALL_AXES`` for the fast path: None beyond ``MAX_KERNEL_NDIM`` dimensions.
+_FAST_ALL_AXES: Final[tuple[tuple[int, ...] | None, ...]] = tuple(
+    axes if len(axes) <= MAX_KERNEL_NDIM else None for axes in _ALL_AXES
+)
+
+
 def ufunc_axes(axis: Any, ndim: int) -> tuple[int, ...]:
     """Axes as a ufunc reduction (``np.sum``) accepts them.
 
@@ -185,9 +200,11 @@ def ufunc_axes(axis: Any, ndim: int) -> tuple[int, ...]:
         return _ALL_AXES[ndim]
     try:
         if type(axis) is tuple:
+            if any(type(ax) is bool for ax in axis):
+                raise Delegate  # NumPy: TypeError "an integer is required"
             return normalize_axis_tuple(axis, ndim)
-        if isinstance(axis, list):
-            raise Delegate
+        if isinstance(axis, list) or type(axis) is bool:
+            raise Delegate  # NumPy: TypeError (a bool is no axis for a ufunc)
         ax = operator.index(axis)
         if ndim == 0 and (ax == 0 or ax == -1):
             return ()
@@ -218,6 +235,8 @@ def index_axis(axis: Any, ndim: int) -> int | None:
     """
     if axis is None:
         return None
+    if type(axis) is bool:
+        raise Delegate  # NumPy: TypeError "an integer is required"
     try:
         ax = operator.index(axis)
         if ndim == 0:
@@ -246,14 +265,16 @@ def fast_axes(
 
     The fast path takes a base-class, aligned ndarray whose dtype is one of
     ``dtypes`` (ids of builtin descriptors) and ``axis`` None or an in-range
-    ``int``.
+    ``int``, with at most :data:`MAX_KERNEL_NDIM` dimensions.
     """
     if type(a) is not np.ndarray or id(a.dtype) not in dtypes or not a.flags.aligned:
         return None
     if axis is None:
-        return _ALL_AXES[a.ndim]
+        return _FAST_ALL_AXES[a.ndim]
     if type(axis) is int:
         nd = a.ndim
+        if nd > MAX_KERNEL_NDIM:
+            return None
         if 0 <= axis < nd:
             return (axis,)
         if -nd <= axis < 0:
@@ -262,10 +283,18 @@ def fast_axes(
 
 
 def keepdims_flag(keepdims: object) -> bool:
-    """``keepdims`` as a bool (``np._NoValue`` means False)."""
+    """``keepdims`` as a bool (``np._NoValue`` means False).
+
+    Only Python bools and ints are taken here; anything else goes to NumPy,
+    whose ufunc reductions parse it as an integer (``TypeError`` for strings,
+    floats, ``None``, ``np.bool_`` and arrays) where the median family
+    tests its truth value.
+    """
     if keepdims is NoValue:
         return False
-    return bool(keepdims)
+    if type(keepdims) is bool or type(keepdims) is int:
+        return bool(keepdims)
+    raise Delegate
 
 
 def kept_shape(shape: tuple[int, ...], axes: tuple[int, ...]) -> tuple[int, ...]:

@@ -15,7 +15,10 @@ Every returned array is new, C-contiguous, with shape ``a.shape`` minus
 ``axes`` (0-d when every axis is reduced). NaN means "missing": complex values
 are NaN when either part is; integers and bools are never NaN. All primitives
 release the GIL while computing. A bad argument raises ``TypeError`` /
-``ValueError``; no Rust panic reaches Python.
+``ValueError`` (``numpy.exceptions.AxisError`` for an axis out of range); a
+result or scratch buffer too large to allocate (say, a huge zero-stride
+broadcast view) raises ``MemoryError`` instead of aborting; no Rust panic
+reaches Python (an internal panic would be a ``RuntimeError``).
 """
 
 import numpy as np

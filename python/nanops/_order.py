@@ -333,6 +333,11 @@ def _quantile(
             raise Delegate  # NumPy's casting into `out` varies by path
     if w is not None:
         _check_weight_sums(x, w, axes, ignore_nan)
+        if ignore_nan and x.dtype.kind == "f" and not np.isfinite(w).all():
+            # NumPy drops NaN elements with their weights, so a NaN or inf
+            # weight there is no error; the primitive refuses any non-finite
+            # weight (the check above has cleared all the others).
+            w = np.where(np.isnan(x), 0.0, w)
     prim_method = method
     if method == "linear" and qa.dtype.kind in "biu":
         prim_method = "lower"  # integer q: NumPy takes elements, no lerp

@@ -501,7 +501,7 @@ def _var(
     else:
         res, bad = _var_with_mean(x, axes, mean, dd, std, _REAL_OF[x.dtype.char])
     res = with_dtype(res, post)
-    if bad:
+    if bad and dd == dd:  # NumPy: a NaN ddof gives NaN, without the warning
         warn(_MSG_DOF, 4)
     return finish_ufunc(res, out, kd, kshape)
 
@@ -533,7 +533,7 @@ def _var_entry(
         axes = fast_axes(a, axis, FAST_INEXACT)
         if axes is not None:
             res, bad = _nanops.nanvar(a, axes, float(ddof), std)
-            if bad:
+            if bad and ddof == ddof:  # a NaN ddof: NaN, no warning (NumPy)
                 warn(_MSG_DOF, 3)
             return res[()] if res.ndim == 0 else res
     try:
@@ -772,6 +772,10 @@ def _arg_extremum(
 ) -> Any:
     x = kernel_input(as_ndarray(a))
     ax = index_axis(axis, x.ndim)
+    if ax is not None and x.shape[ax] == 0:
+        # NumPy raises for a zero-length axis even when the result is empty
+        # (shape (0, 0)); the primitive returns the empty result there.
+        raise Delegate
     kd = keepdims_flag(keepdims)
     if ax is None:
         kshape = (1,) * x.ndim if kd else None

@@ -3,8 +3,23 @@
 use numpy::{
     PyArrayDyn, PyArrayMethods, PyReadonlyArrayDyn, PyUntypedArray, PyUntypedArrayMethods,
 };
-use pyo3::exceptions::PyTypeError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
+
+/// Most dimensions an array may have here: the `numpy` crate's views panic
+/// beyond 32 (NumPy 2 allows 64; the Python layer hands those to NumPy).
+pub const MAX_NDIM: usize = 32;
+
+/// `ValueError` for an array of more than [`MAX_NDIM`] dimensions, checked
+/// before viewing it (where the `numpy` crate would panic).
+pub fn check_ndim(ndim: usize) -> PyResult<()> {
+    if ndim > MAX_NDIM {
+        return Err(PyValueError::new_err(format!(
+            "nanops' primitives take at most {MAX_NDIM} dimensions, got {ndim}"
+        )));
+    }
+    Ok(())
+}
 
 /// The element types the bindings accept (NumPy dtype ↔ Rust type).
 pub trait PyElement: nanops::Element + numpy::Element {}
@@ -17,6 +32,7 @@ pub fn readonly<'py, E: PyElement>(
     let arr = a
         .cast::<PyArrayDyn<E>>()
         .map_err(|_| PyTypeError::new_err(format!("unsupported array dtype {}", a.dtype())))?;
+    check_ndim(a.ndim())?;
     Ok(arr.try_readonly()?)
 }
 

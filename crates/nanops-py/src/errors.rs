@@ -1,6 +1,6 @@
 //! Rust errors and panics → NumPy's exception classes.
 
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyMemoryError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
@@ -8,6 +8,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 pub fn to_py(py: Python<'_>, e: nanops::Error) -> PyErr {
     match e {
         nanops::Error::AxisOutOfBounds { .. } => axis_error(py, e.to_string()),
+        nanops::Error::OutOfMemory { .. } => PyMemoryError::new_err(e.to_string()),
         _ => PyValueError::new_err(e.to_string()),
     }
 }
@@ -26,10 +27,23 @@ fn axis_error(py: Python<'_>, msg: String) -> PyErr {
     }
 }
 
-/// Runs `f` with the GIL released; a panic becomes a `RuntimeError`, never
-/// an abort or a `PanicException` reaching the caller.
-pub fn guard<T: Send>(py: Python<'_>, f: impl FnOnce() -> nanops::Result<T> + Send) -> PyResult<T> {
-    let out = py.detach(|| catch_unwind(AssertUnwindSafe(f)));
+/// Inputs below this many elements keep the GIL: releasing and retaking it
+/// costs more than reducing them (about a microsecond's work).
+const KEEP_GIL_BELOW: usize = 1 << 15;
+
+/// Runs `f` over an input of `len` elements, with the GIL released unless the
+/// input is tiny; a panic becomes a `RuntimeError`, never an abort or a
+/// `PanicException` reaching the caller.
+pub fn guard<T: Send>(
+    py: Python<'_>,
+    len: usize,
+    f: impl FnOnce() -> nanops::Result<T> + Send,
+) -> PyResult<T> {
+    let out = if len < KEEP_GIL_BELOW {
+        catch_unwind(AssertUnwindSafe(f))
+    } else {
+        py.detach(|| catch_unwind(AssertUnwindSafe(f)))
+    };
     match out {
         Ok(Ok(v)) => Ok(v),
         Ok(Err(e)) => Err(to_py(py, e)),

@@ -1,10 +1,10 @@
 //! Bindings of the order statistics (see `_nanops.pyi` for the contract).
 
-use crate::dispatch::{dispatch, dispatch_real, readonly, PyElement};
+use crate::dispatch::{check_ndim, dispatch, dispatch_real, readonly, PyElement};
 use crate::errors::guard;
 use nanops::select::SelectFloat;
 use nanops::{QDtype, QuantileElement, QuantileMethod, QuantileOptions};
-use numpy::{PyArray, PyReadonlyArrayDyn, PyUntypedArray};
+use numpy::{PyArray, PyReadonlyArrayDyn, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
@@ -28,6 +28,9 @@ where
 {
     let ro = readonly::<E>(a)?;
     let v = ro.as_array();
+    if let Some(w) = &req.weights {
+        check_ndim(w.ndim())?;
+    }
     let w = req.weights.as_ref().map(|w| w.as_array());
     let opts = QuantileOptions {
         method: req.method,
@@ -36,7 +39,7 @@ where
         q_dtype: req.q_dtype,
     };
     let (q, axes) = (req.q.as_slice(), req.axes.clone());
-    let r = guard(a.py(), || {
+    let r = guard(a.py(), a.len(), || {
         nanops::quantile_report::<_, E, _, R>(&v, q, axes, &opts)
     })?;
     let mut shape = req.q_shape.clone();
@@ -86,7 +89,9 @@ where
 {
     let ro = readonly::<E>(a)?;
     let v = ro.as_array();
-    let r = guard(a.py(), || nanops::median_report(&v, axes, ignore_nan))?;
+    let r = guard(a.py(), a.len(), || {
+        nanops::median_report(&v, axes, ignore_nan)
+    })?;
     Ok((
         PyArray::from_owned_array(a.py(), r.values).into_any(),
         r.degenerate > 0,
@@ -120,6 +125,7 @@ fn nanquantile<'py>(
     let method: QuantileMethod = method
         .parse()
         .map_err(|e: nanops::select::UnknownQuantileMethod| PyValueError::new_err(e.to_string()))?;
+    check_ndim(q.ndim())?;
     let qv = q.as_array();
     let req = Request {
         q: qv.iter().copied().collect(),
@@ -133,7 +139,7 @@ fn nanquantile<'py>(
     let result = match result {
         Some(r) => r.to_string(),
         None => {
-            use numpy::{PyArrayDescrMethods, PyUntypedArrayMethods};
+            use numpy::PyArrayDescrMethods;
             let dt = a.dtype();
             match (dt.kind(), dt.itemsize()) {
                 (b'f', 2) => "f2".into(),

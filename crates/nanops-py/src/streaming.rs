@@ -4,7 +4,7 @@ use crate::dispatch::{dispatch_all, readonly, PyElement};
 use crate::errors::guard;
 use nanops::{Axes, Report};
 use ndarray::ArrayD;
-use numpy::{PyArray, PyUntypedArray};
+use numpy::{PyArray, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 
 type Out<'py> = PyResult<Bound<'py, PyAny>>;
@@ -30,7 +30,7 @@ macro_rules! plain {
         {
             let ro = readonly::<E>(a)?;
             let v = ro.as_array();
-            let r = guard(a.py(), || $call(&v, Axes::from(axes)))?;
+            let r = guard(a.py(), a.len(), || $call(&v, Axes::from(axes)))?;
             Ok(to_py(a.py(), r))
         }
     };
@@ -41,7 +41,7 @@ plain!(prod_impl, nanops::nanprod, Sum);
 fn count_impl<'py, E: PyElement>(a: &Bound<'py, PyUntypedArray>, axes: Vec<usize>) -> Out<'py> {
     let ro = readonly::<E>(a)?;
     let v = ro.as_array();
-    let r = guard(a.py(), || nanops::nancount(&v, Axes::from(axes)))?;
+    let r = guard(a.py(), a.len(), || nanops::nancount(&v, Axes::from(axes)))?;
     Ok(to_py(a.py(), r.mapv(|c| c as i64)))
 }
 
@@ -51,7 +51,9 @@ where
 {
     let ro = readonly::<E>(a)?;
     let v = ro.as_array();
-    let r = guard(a.py(), || nanops::nanmean_report(&v, Axes::from(axes)))?;
+    let r = guard(a.py(), a.len(), || {
+        nanops::nanmean_report(&v, Axes::from(axes))
+    })?;
     Ok(flagged(a.py(), r))
 }
 
@@ -66,7 +68,7 @@ where
 {
     let ro = readonly::<E>(a)?;
     let v = ro.as_array();
-    let r = guard(a.py(), || {
+    let r = guard(a.py(), a.len(), || {
         if std {
             nanops::nanstd_report(&v, Axes::from(axes), ddof)
         } else {
@@ -83,7 +85,7 @@ fn extremum_impl<'py, E: PyElement>(
 ) -> Flagged<'py> {
     let ro = readonly::<E>(a)?;
     let v = ro.as_array();
-    let r = guard(a.py(), || {
+    let r = guard(a.py(), a.len(), || {
         if max {
             nanops::nanmax_report(&v, Axes::from(axes))
         } else {
@@ -100,7 +102,7 @@ fn arg_impl<'py, E: PyElement>(
 ) -> Out<'py> {
     let ro = readonly::<E>(a)?;
     let v = ro.as_array();
-    let r = guard(a.py(), || {
+    let r = guard(a.py(), a.len(), || {
         if max {
             nanops::nanargmax(&v, axis)
         } else {
@@ -120,7 +122,7 @@ where
 {
     let ro = readonly::<E>(a)?;
     let v = ro.as_array();
-    let r = guard(a.py(), || {
+    let r = guard(a.py(), a.len(), || {
         if prod {
             nanops::nancumprod(&v, axis)
         } else {

@@ -58,26 +58,33 @@ impl Axes {
     }
 }
 
+/// An axis as `isize`; values beyond `isize` (a `usize` above `isize::MAX`,
+/// which `as` would wrap to a valid negative axis) become `isize::MAX`, so that
+/// [`Axes::normalize`] reports them out of bounds.
+fn to_axis<T: TryInto<isize>>(a: T) -> isize {
+    a.try_into().unwrap_or(isize::MAX)
+}
+
 macro_rules! axes_from_int {
     ($($t:ty),*) => {$(
         impl From<$t> for Axes {
             fn from(a: $t) -> Self {
-                Axes::One(a as isize)
+                Axes::One(to_axis(a))
             }
         }
         impl<const N: usize> From<[$t; N]> for Axes {
             fn from(a: [$t; N]) -> Self {
-                Axes::Many(a.iter().map(|&x| x as isize).collect())
+                Axes::Many(a.iter().map(|&x| to_axis(x)).collect())
             }
         }
         impl From<&[$t]> for Axes {
             fn from(a: &[$t]) -> Self {
-                Axes::Many(a.iter().map(|&x| x as isize).collect())
+                Axes::Many(a.iter().map(|&x| to_axis(x)).collect())
             }
         }
         impl From<Vec<$t>> for Axes {
             fn from(a: Vec<$t>) -> Self {
-                Axes::Many(a.iter().map(|&x| x as isize).collect())
+                Axes::Many(a.iter().map(|&x| to_axis(x)).collect())
             }
         }
     )*};
@@ -86,7 +93,7 @@ axes_from_int!(i32, i64, isize, usize);
 
 impl From<ndarray::Axis> for Axes {
     fn from(a: ndarray::Axis) -> Self {
-        Axes::One(a.index() as isize)
+        Axes::One(to_axis(a.index()))
     }
 }
 

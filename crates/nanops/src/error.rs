@@ -53,6 +53,17 @@ pub enum Error {
         /// The name given.
         name: String,
     },
+    /// A buffer the call needs (its result, a scratch copy) cannot be allocated
+    /// (NumPy's `MemoryError`).
+    ///
+    /// Rust aborts the process when an allocation fails, so large buffers are
+    /// probed first: an impossible request — typically a huge zero-stride
+    /// (broadcast) view whose logical size is far beyond memory — is an error
+    /// instead of an abort. `bytes` is `usize::MAX` when the size overflows.
+    OutOfMemory {
+        /// The bytes requested.
+        bytes: usize,
+    },
 }
 
 impl fmt::Display for Error {
@@ -86,6 +97,19 @@ impl fmt::Display for Error {
             Error::UnknownMethod { name } => {
                 write!(f, "'{name}' is not a valid method")
             }
+            Error::OutOfMemory { bytes } if *bytes == usize::MAX => {
+                write!(f, "Unable to allocate the memory needed (its size overflows usize)")
+            }
+            Error::OutOfMemory { bytes } => {
+                let mut size = *bytes as f64;
+                let mut unit = 0;
+                while size >= 1024.0 && unit < 6 {
+                    size /= 1024.0;
+                    unit += 1;
+                }
+                let units = ["bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
+                write!(f, "Unable to allocate {size:.2} {} for the result and scratch buffers", units[unit])
+            }
         }
     }
 }
@@ -94,3 +118,31 @@ impl std::error::Error for Error {}
 
 /// `Result` with [`Error`].
 pub type Result<T> = std::result::Result<T, Error>;
+
+/// Requests below this many bytes are not probed (an allocation failure there
+/// is not a bad input but an exhausted machine).
+const PROBE_BYTES: usize = 1 << 26;
+
+/// Fails with [`Error::OutOfMemory`] unless the buffers about to be allocated,
+/// `(count, size of one element)` each, fit in memory now.
+///
+/// A failed allocation aborts a Rust process (and the Python interpreter
+/// around it); probing with a fallible reservation first, freed at once,
+/// turns an impossible request into an `Err`. Large reservations are only
+/// address space (no page is touched), so the probe costs one `mmap`/`munmap`.
+pub(crate) fn ensure_memory(buffers: &[(usize, usize)]) -> Result<()> {
+    let mut total = 0usize;
+    for &(count, size) in buffers {
+        total = count
+            .checked_mul(size)
+            .and_then(|b| total.checked_add(b))
+            .ok_or(Error::OutOfMemory { bytes: usize::MAX })?;
+    }
+    if total < PROBE_BYTES {
+        return Ok(());
+    }
+    let mut probe: Vec<u8> = Vec::new();
+    probe
+        .try_reserve_exact(total)
+        .map_err(|_| Error::OutOfMemory { bytes: total })
+}

@@ -37,6 +37,7 @@ mod kernels;
 mod par;
 mod plan;
 pub mod select;
+mod simd;
 pub mod states;
 
 pub use api::*;

@@ -179,3 +179,71 @@ fn empty_reduction_of_min_is_an_error_but_sum_is_zero() {
     );
     assert_eq!(nanops::nanmin(&a, 1).unwrap().len(), 0);
 }
+
+/// Tall and wide arrays cross the row-block (64 rows), column-tile and
+/// thread-chunk boundaries that small property-test arrays never reach;
+/// many ties check that the first extremum wins across those boundaries.
+#[test]
+fn arg_extrema_of_tall_and_wide_arrays_match_the_reference() {
+    let mut x = 0x9e37_79b9_7f4a_7c15u64;
+    for &(rows, cols) in &[
+        (65, 3),
+        (129, 7),
+        (1000, 5),
+        (70_000, 4),
+        (3, 70_000),
+        (300, 2100),
+    ] {
+        let v: Vec<f64> = (0..rows * cols)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                match x % 11 {
+                    0 => f64::NAN,
+                    k => (k % 4) as f64,
+                }
+            })
+            .collect();
+        let a = ndarray::Array2::from_shape_vec((rows, cols), v).unwrap();
+        for k in 0..2 {
+            let lanes: Vec<Vec<f64>> = a
+                .lanes(ndarray::Axis(k))
+                .into_iter()
+                .map(|l| l.to_vec())
+                .collect();
+            let first = |l: &Vec<f64>, max: bool| {
+                let m = valid(l)
+                    .into_iter()
+                    .fold(f64::NAN, if max { f64::max } else { f64::min });
+                l.iter().position(|&y| y == m)
+            };
+            for max in [false, true] {
+                let want: Vec<Option<usize>> = lanes.iter().map(|l| first(l, max)).collect();
+                let got = if max {
+                    nanops::nanargmax(&a, Some(k as isize))
+                } else {
+                    nanops::nanargmin(&a, Some(k as isize))
+                };
+                if want.iter().any(Option::is_none) {
+                    assert!(
+                        got.is_err(),
+                        "{rows}x{cols} axis {k} max={max}: expected an error"
+                    );
+                } else {
+                    let want: Vec<usize> = want.into_iter().map(Option::unwrap).collect();
+                    let got: Vec<usize> = got.unwrap().iter().copied().collect();
+                    assert_eq!(got, want, "{rows}x{cols} axis {k} max={max}");
+                }
+            }
+        }
+        let flat: Vec<f64> = a.iter().copied().collect();
+        let m = valid(&flat).into_iter().fold(f64::NAN, f64::max);
+        let got = nanops::nanargmax(&a, None).unwrap()[[]];
+        assert_eq!(
+            Some(got),
+            flat.iter().position(|&y| y == m),
+            "{rows}x{cols} flat"
+        );
+    }
+}

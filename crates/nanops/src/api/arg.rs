@@ -1,24 +1,33 @@
 //! `nanargmin` / `nanargmax`: the index of the first extremum along one axis.
 
 use crate::element::Element;
-use crate::error::{Error, Result};
-use crate::kernels::{ExtremumReducer, Reducer};
+use crate::error::{ensure_memory, Error, Result};
+use crate::kernels::{arg_slice, ArgReducer};
 use crate::states::ArgExtremum;
-use ndarray::{ArrayBase, ArrayD, Axis, Data, Dimension, IxDyn, Zip};
+use ndarray::{ArrayBase, ArrayD, ArrayViewD, Axis, Data, Dimension, IxDyn, Zip};
 
 /// Index of the first extremum of one lane.
 fn lane_arg<E: Element, const MAX: bool>(lane: ndarray::ArrayView1<'_, E>) -> Option<usize> {
     if let Some(xs) = lane.as_slice() {
-        // Vectorised extremum, then the first position holding it.
-        let r = ExtremumReducer::<MAX>;
-        let mut st = Reducer::<E>::init(&r);
-        r.push_slice(&mut st, xs);
-        let best = st.value()?;
-        return xs.iter().position(|&x| x == best);
+        return arg_slice::<E, MAX>(xs).map(|(_, i)| i);
     }
     let mut st = ArgExtremum::<E, MAX>::default();
     lane.iter().enumerate().for_each(|(i, &x)| st.push(x, i));
     st.get().map(|(_, i)| i)
+}
+
+/// Through the planner and the one-pass kernel: `axes` is one axis with a
+/// non-negative stride, or every axis of a C-contiguous view, so plan order
+/// along the reduced dimension is the logical order.
+fn planned<E: Element, const MAX: bool>(
+    view: &ArrayViewD<'_, E>,
+    axes: &[usize],
+) -> Result<ArrayD<usize>> {
+    let (values, all_nan) = crate::par::reduce(view, axes, &ArgReducer::<MAX>);
+    if all_nan > 0 {
+        return Err(Error::AllNanSlice);
+    }
+    Ok(values)
 }
 
 fn arg<S, E, D, const MAX: bool>(a: &ArrayBase<S, D>, axis: Option<isize>) -> Result<ArrayD<usize>>
@@ -32,6 +41,11 @@ where
     let Some(axis) = axis else {
         if view.is_empty() {
             return Err(Error::EmptyReduction { op });
+        }
+        if view.is_standard_layout() {
+            // C order is memory order: one contiguous lane.
+            let all: Vec<usize> = (0..view.ndim()).collect();
+            return planned::<E, MAX>(&view, &all);
         }
         let flat = match view.as_slice() {
             Some(xs) => lane_arg::<E, MAX>(ndarray::ArrayView1::from(xs)),
@@ -52,6 +66,11 @@ where
     }
     if view.len_of(Axis(k)) == 0 {
         return Err(Error::EmptyReduction { op });
+    }
+    ensure_memory(&[(out_shape.iter().product(), std::mem::size_of::<usize>())])?;
+    if view.strides()[k] >= 0 {
+        // The planner keeps a non-negative reduced stride in logical order.
+        return planned::<E, MAX>(&view, &[k]);
     }
     let mut out = ArrayD::<usize>::zeros(IxDyn(&out_shape));
     let mut all_nan = false;

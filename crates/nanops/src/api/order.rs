@@ -10,7 +10,7 @@
 use super::bracket::{bracket_median, Scan, MIN_BRACKET_LANE};
 use crate::axes::Axes;
 use crate::element::Element;
-use crate::error::{Error, Result};
+use crate::error::{ensure_memory, Error, Result};
 use crate::par::{SendPtr, MIN_TASK};
 use crate::plan::{Plan, Walker};
 use crate::select::{
@@ -111,6 +111,32 @@ fn check_q(q: &[f64]) -> Result<()> {
     }
 }
 
+/// Probes the memory an order statistic over `axes` of `shape` will allocate:
+/// `nq` results of `R` per output (computed, then scattered to C order), one
+/// offset per output, a lane scratch copy of `per_value` bytes per value (one
+/// per concurrent task), and `copy` bytes per element of `shape` (the weighted
+/// path's copy of values and weights).
+fn ensure_order_memory<R>(
+    shape: &[usize],
+    axes: &[usize],
+    nq: usize,
+    per_value: usize,
+    copy: usize,
+) -> Result<()> {
+    let lane: usize = axes.iter().map(|&i| shape[i]).product();
+    let n_out: usize = (0..shape.len())
+        .filter(|i| !axes.contains(i))
+        .map(|i| shape[i])
+        .product();
+    let tasks = rayon::current_num_threads().clamp(1, n_out.max(1));
+    ensure_memory(&[
+        (n_out.saturating_mul(nq), 2 * std::mem::size_of::<R>()),
+        (n_out, std::mem::size_of::<isize>()),
+        (lane.saturating_mul(tasks), per_value),
+        (shape.iter().product(), copy),
+    ])
+}
+
 /// Result layout: `nq` values per output, plan-order outputs, then scattered
 /// to `(q, out…)` C order.
 fn scatter<R: Copy + Default>(
@@ -159,7 +185,7 @@ fn unweighted<E, R>(
     axes: &[usize],
     stat: Stat<'_>,
     opts: &QuantileOptions<'_>,
-) -> Report<R>
+) -> Result<Report<R>>
 where
     E: QuantileElement,
     R: SelectFloat + From<E::Value> + Default,
@@ -181,9 +207,12 @@ where
         };
         if let Some(v) = value {
             let values = scatter(vec![v], 1, &plan.out_offsets(), &plan.out_shape, false);
-            return Report { values, degenerate };
+            return Ok(Report { values, degenerate });
         }
     }
+    // Each task copies a whole lane (the bracket above copies none).
+    let tasks = rayon::current_num_threads().clamp(1, n_out.max(1));
+    ensure_memory(&[(lane.saturating_mul(tasks), std::mem::size_of::<E::Value>())])?;
     let mut results = vec![R::default(); n_out * nq];
     let ptr = SendPtr(view.as_ptr());
     let run = |start: usize, chunk: &mut [R]| -> usize {
@@ -242,7 +271,7 @@ where
         &plan.out_shape,
         matches!(stat, Stat::Quantiles(_)),
     );
-    Report { values, degenerate }
+    Ok(Report { values, degenerate })
 }
 
 fn weighted<E, R>(
@@ -353,6 +382,15 @@ where
     check_q(q)?;
     let view = a.view().into_dyn();
     let axes = axes.into().normalize(view.ndim())?;
+    let (per_value, copy) = match opts.weights {
+        // the weighted path copies values and weights, then each lane's valid pairs
+        Some(_) => (
+            std::mem::size_of::<E::Value>() + 8,
+            std::mem::size_of::<E>() + 8,
+        ),
+        None => (0, 0), // its lane copy is probed in `unweighted`
+    };
+    ensure_order_memory::<R>(view.shape(), &axes, q.len(), per_value, copy)?;
     match &opts.weights {
         Some(w) => {
             if !opts.method.supports_weights() {
@@ -362,7 +400,7 @@ where
             }
             weighted(&view, w, &axes, q, opts)
         }
-        None => Ok(unweighted(&view, &axes, Stat::Quantiles(q), opts)),
+        None => unweighted(&view, &axes, Stat::Quantiles(q), opts),
     }
 }
 
@@ -462,11 +500,12 @@ where
 {
     let view = a.view().into_dyn();
     let axes = axes.into().normalize(view.ndim())?;
+    ensure_order_memory::<E::Value>(view.shape(), &axes, 1, 0, 0)?;
     let opts = QuantileOptions {
         ignore_nan,
         ..Default::default()
     };
-    Ok(unweighted(&view, &axes, Stat::Median, &opts))
+    unweighted(&view, &axes, Stat::Median, &opts)
 }
 
 /// Median of the non-NaN values over `axes`; NaN for an all-NaN slice.

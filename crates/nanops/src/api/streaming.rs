@@ -2,7 +2,7 @@
 
 use crate::axes::Axes;
 use crate::element::Element;
-use crate::error::{Error, Result};
+use crate::error::{ensure_memory, Error, Result};
 use crate::kernels::{
     CountReducer, ExtremumReducer, MeanReducer, ProdReducer, Reducer, SumReducer, VarReducer,
 };
@@ -63,6 +63,15 @@ where
 {
     let view = a.view().into_dyn();
     let axes = axes.normalize(view.ndim())?;
+    // One result, one state and one offset per output element.
+    let n_out = (0..view.ndim())
+        .filter(|i| !axes.contains(i))
+        .try_fold(1usize, |n, i| n.checked_mul(view.shape()[i]))
+        .ok_or(Error::OutOfMemory { bytes: usize::MAX })?;
+    let per_output = std::mem::size_of::<R::Output>()
+        + std::mem::size_of::<R::State>()
+        + std::mem::size_of::<isize>();
+    ensure_memory(&[(n_out, per_output)])?;
     let (values, degenerate) = par::reduce(&view, &axes, r);
     Ok(Report { values, degenerate })
 }

@@ -9,6 +9,18 @@ use std::ops::{Add, Div, Mul, Sub};
 ///
 /// Floats add with Neumaier compensation (`comp_add`); integers wrap, as NumPy.
 pub trait Accumulator: Copy + Send + Sync + Debug + Default + PartialEq + 'static {
+    /// Whether addition is exact (integers wrap but never round): such sums
+    /// need no compensation.
+    const EXACT: bool;
+    /// The type running sums (`nancumsum`) are kept in: `f64` for `f32`
+    /// (the accumulator of `f16`/`bf16`, whose plain running sum stops
+    /// absorbing small values once it is large; a compensated `f32` pair
+    /// still drifts by an `f16` ulp over a million values), `Self` otherwise.
+    type Running: Accumulator;
+    /// Widens to [`Accumulator::Running`].
+    fn to_running(self) -> Self::Running;
+    /// Rounds a running sum back.
+    fn from_running(r: Self::Running) -> Self;
     /// Additive identity.
     fn zero() -> Self;
     /// Multiplicative identity.
@@ -26,11 +38,31 @@ pub trait Accumulator: Copy + Send + Sync + Debug + Default + PartialEq + 'stati
     /// hi = t
     /// ```
     fn comp_add(hi: &mut Self, lo: &mut Self, x: Self);
+    /// Knuth's branch-free TwoSum: `(t, e)` with `t = self + x` rounded and
+    /// `t + e == self + x` exactly (when `t` is finite; `e` may be NaN
+    /// otherwise). Integers: `(self + x, 0)`.
+    ///
+    /// ```text
+    /// t = a + x;  b = t − a;  e = (a − (t − b)) + (x − b)
+    /// ```
+    fn two_sum(self, x: Self) -> (Self, Self);
+    /// The compensation `lo` of a pair `(hi, lo)` built with [`two_sum`],
+    /// with zero where `hi` is not finite (complex: per part): once a sum
+    /// is infinite or NaN its compensation is meaningless (often NaN).
+    ///
+    /// [`two_sum`]: Accumulator::two_sum
+    fn finite_comp(hi: Self, lo: Self) -> Self;
 }
 
 macro_rules! int_acc {
     ($($t:ty),*) => {$(
         impl Accumulator for $t {
+            const EXACT: bool = true;
+            type Running = $t;
+            #[inline(always)]
+            fn to_running(self) -> $t { self }
+            #[inline(always)]
+            fn from_running(r: $t) -> Self { r }
             #[inline(always)]
             fn zero() -> Self { 0 }
             #[inline(always)]
@@ -41,6 +73,10 @@ macro_rules! int_acc {
             fn mul(self, o: Self) -> Self { self.wrapping_mul(o) }
             #[inline(always)]
             fn comp_add(hi: &mut Self, _lo: &mut Self, x: Self) { *hi = hi.wrapping_add(x) }
+            #[inline(always)]
+            fn two_sum(self, x: Self) -> (Self, Self) { (self.wrapping_add(x), 0) }
+            #[inline(always)]
+            fn finite_comp(_hi: Self, lo: Self) -> Self { lo }
         }
     )*};
 }
@@ -57,9 +93,22 @@ fn neumaier<F: Float>(hi: &mut F, lo: &mut F, x: F) {
     *hi = t;
 }
 
+#[inline(always)]
+fn two_sum<F: Float>(a: F, x: F) -> (F, F) {
+    let t = a + x;
+    let b = t - a;
+    (t, (a - (t - b)) + (x - b))
+}
+
 macro_rules! float_acc {
     ($($t:ty),*) => {$(
         impl Accumulator for $t {
+            const EXACT: bool = false;
+            type Running = f64;
+            #[inline(always)]
+            fn to_running(self) -> f64 { self as f64 }
+            #[inline(always)]
+            fn from_running(r: f64) -> Self { r as $t }
             #[inline(always)]
             fn zero() -> Self { 0.0 }
             #[inline(always)]
@@ -77,8 +126,18 @@ macro_rules! float_acc {
                     *hi += x;
                 }
             }
+            #[inline(always)]
+            fn two_sum(self, x: Self) -> (Self, Self) { two_sum(self, x) }
+            #[inline(always)]
+            fn finite_comp(hi: Self, lo: Self) -> Self { if hi.is_finite() { lo } else { 0.0 } }
         }
         impl Accumulator for Complex<$t> {
+            const EXACT: bool = false;
+            type Running = Complex<f64>;
+            #[inline(always)]
+            fn to_running(self) -> Complex<f64> { Complex::new(self.re as f64, self.im as f64) }
+            #[inline(always)]
+            fn from_running(r: Complex<f64>) -> Self { Complex::new(r.re as $t, r.im as $t) }
             #[inline(always)]
             fn zero() -> Self { Complex::new(0.0, 0.0) }
             #[inline(always)]
@@ -91,6 +150,16 @@ macro_rules! float_acc {
             fn comp_add(hi: &mut Self, lo: &mut Self, x: Self) {
                 <$t>::comp_add(&mut hi.re, &mut lo.re, x.re);
                 <$t>::comp_add(&mut hi.im, &mut lo.im, x.im);
+            }
+            #[inline(always)]
+            fn two_sum(self, x: Self) -> (Self, Self) {
+                let (re, ere) = two_sum(self.re, x.re);
+                let (im, eim) = two_sum(self.im, x.im);
+                (Complex::new(re, im), Complex::new(ere, eim))
+            }
+            #[inline(always)]
+            fn finite_comp(hi: Self, lo: Self) -> Self {
+                Complex::new(<$t>::finite_comp(hi.re, lo.re), <$t>::finite_comp(hi.im, lo.im))
             }
         }
     )*};

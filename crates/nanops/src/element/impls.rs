@@ -32,6 +32,8 @@ macro_rules! half_element {
             fn less(self, o: Self) -> bool { self.to_f32() < o.to_f32() }
             #[inline(always)]
             fn nan() -> Self { <$t>::NAN }
+            #[inline(always)]
+            fn dispatch<T>(f: impl FnOnce() -> T) -> T { crate::simd::dispatch(f) }
         }
     )*};
 }
@@ -73,7 +75,19 @@ macro_rules! float_element {
             }
             #[inline(always)]
             fn std_from_real(x: $acc) -> $t {
-                (x as $t).sqrt()
+                // As NumPy: the root of the variance rounded to the result
+                // type, wherever that variance is a normal number. Where it
+                // overflows or underflows (`f32` data near 3.4e38 has a
+                // variance near 1e70: NumPy's `nanstd` returns inf), the root
+                // is taken in the wider type and rounded once, so that a
+                // representable standard deviation comes back: a deliberate
+                // improvement over NumPy. (A no-op for `f64`.)
+                let v = x as $t;
+                if v.is_normal() {
+                    v.sqrt()
+                } else {
+                    x.sqrt() as $t
+                }
             }
             #[inline(always)]
             fn less(self, o: Self) -> bool {
@@ -82,6 +96,10 @@ macro_rules! float_element {
             #[inline(always)]
             fn nan() -> Self {
                 <$t>::NAN
+            }
+            #[inline(always)]
+            fn dispatch<T>(f: impl FnOnce() -> T) -> T {
+                crate::simd::dispatch(f)
             }
         }
         impl Sealed for Complex<$t> {}
@@ -118,11 +136,26 @@ macro_rules! float_element {
             }
             #[inline(always)]
             fn std_from_real(x: $acc) -> $t {
-                (x as $t).sqrt()
+                // As NumPy: the root of the variance rounded to the result
+                // type, wherever that variance is a normal number. Where it
+                // overflows or underflows (`f32` data near 3.4e38 has a
+                // variance near 1e70: NumPy's `nanstd` returns inf), the root
+                // is taken in the wider type and rounded once, so that a
+                // representable standard deviation comes back: a deliberate
+                // improvement over NumPy. (A no-op for `f64`.)
+                let v = x as $t;
+                if v.is_normal() {
+                    v.sqrt()
+                } else {
+                    x.sqrt() as $t
+                }
             }
             #[inline(always)]
             fn less(self, o: Self) -> bool {
-                self.re < o.re || (self.re == o.re && self.im < o.im)
+                // a NaN part makes the value NaN: never less, never greater
+                // (`1+nanj < 2` must not hold although `1 < 2`)
+                !(self.is_nan_value() || o.is_nan_value())
+                    && (self.re < o.re || (self.re == o.re && self.im < o.im))
             }
             #[inline(always)]
             fn nan() -> Self {

@@ -67,4 +67,13 @@ pub trait Element:
     /// The NaN of this type (integers, which have none: zero, never observed
     /// because their slices cannot be all-NaN and empty slices are errors).
     fn nan() -> Self;
+    /// Runs a hot loop over values of this type. Real floating types run it
+    /// compiled for the best instruction set of the CPU (see `simd`);
+    /// complex, integers and `bool` run it as compiled (rare enough not to
+    /// be worth three copies of every loop in build time and code size).
+    #[doc(hidden)]
+    #[inline(always)]
+    fn dispatch<T>(f: impl FnOnce() -> T) -> T {
+        f()
+    }
 }

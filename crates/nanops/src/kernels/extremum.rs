@@ -1,6 +1,6 @@
 //! Minimum and maximum kernels.
 
-use super::{Reducer, LANES};
+use super::{first_valid, Reducer, LANES};
 use crate::element::Element;
 use crate::states::extremum::beats;
 use crate::states::Extremum;
@@ -14,11 +14,18 @@ impl<E: Element, const MAX: bool> Reducer<E> for ExtremumReducer<MAX> {
     fn init(&self) -> Self::State {
         Extremum::default()
     }
-    #[inline]
+    #[inline(always)]
     fn push_slice(&self, st: &mut Self::State, xs: &[E]) {
+        if xs.len() < 2 * LANES {
+            // short lanes ((100000, 10) along axis 1): no lane set-up
+            for i in 0..xs.len() {
+                st.push(xs[i]);
+            }
+            return;
+        }
         // Seed every lane with the first valid value: NaN never beats it,
         // so the loop needs no validity flags.
-        let Some(first) = xs.iter().position(|x| !x.is_nan_value()) else {
+        let Some(first) = first_valid(xs) else {
             return;
         };
         let xs = &xs[first..];
@@ -31,28 +38,38 @@ impl<E: Element, const MAX: bool> Reducer<E> for ExtremumReducer<MAX> {
                 }
             }
         }
-        for (i, &x) in chunks.remainder().iter().enumerate() {
+        let rem = chunks.remainder();
+        for i in 0..rem.len() {
+            let x = rem[i];
             if beats::<E, MAX>(x, best[i]) {
                 best[i] = x;
             }
         }
-        best.iter().for_each(|&b| st.push(b));
+        for b in best {
+            st.push(b);
+        }
     }
-    #[inline]
+    #[inline(always)]
     fn push_rows(&self, states: &mut [Self::State], rows: &[&[E]]) {
         let Some((first, rest)) = rows.split_first() else {
             return;
         };
         let mut best = first.to_vec();
         for row in rest {
-            for (b, &x) in best.iter_mut().zip(row.iter()) {
+            let (best, row) = (&mut best[..], &row[..first.len()]);
+            for j in 0..row.len() {
                 // NaN never beats; a NaN best is replaced by anything
-                if beats::<E, MAX>(x, *b) | b.is_nan_value() {
-                    *b = x;
-                }
+                let x = row[j];
+                best[j] = if beats::<E, MAX>(x, best[j]) | best[j].is_nan_value() {
+                    x
+                } else {
+                    best[j]
+                };
             }
         }
-        states.iter_mut().zip(best).for_each(|(s, b)| s.push(b));
+        for j in 0..states.len() {
+            states[j].push(best[j]);
+        }
     }
     fn merge(&self, into: &mut Self::State, other: &Self::State) {
         into.merge(other);

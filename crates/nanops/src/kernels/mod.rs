@@ -9,10 +9,16 @@
 //! vectorises them without reassociating floating-point additions itself,
 //! and NaN is masked by a select (`if nan { identity } else { x }`).
 
+// Index loops on purpose (see `first_valid`): adaptors may not inline into
+// the instruction-set versions of the hot loops.
+#![allow(clippy::needless_range_loop)]
+
+mod arg;
 mod extremum;
 mod moments;
 mod sum;
 
+pub(crate) use arg::{arg_slice, ArgReducer};
 pub(crate) use extremum::ExtremumReducer;
 pub(crate) use moments::VarReducer;
 pub(crate) use sum::{CountReducer, MeanReducer, ProdReducer, SumReducer};
@@ -27,6 +33,39 @@ pub(crate) const BLOCK: usize = 256;
 pub(crate) const ROW_BLOCK: usize = 64;
 /// Columns per tile of the rows strategy (keeps column accumulators in cache).
 pub(crate) const COL_TILE: usize = 2048;
+
+/// Folds the lanes into one value by halving: lane `i` takes lane `i + w` for
+/// `w = LANES/2, …, 1`, the way a SIMD register folds. (A tree in another
+/// order makes LLVM shuffle lanes inside the hot loop to match it.)
+#[inline(always)]
+pub(crate) fn fold_lanes<T: Copy>(mut acc: [T; LANES], add: impl Fn(T, T) -> T) -> T {
+    let mut w = LANES / 2;
+    while w > 0 {
+        for i in 0..w {
+            acc[i] = add(acc[i], acc[i + w]);
+        }
+        w /= 2;
+    }
+    acc[0]
+}
+
+/// Position of the first non-NaN value.
+///
+/// Hot loops in this module are index loops, not iterator adaptors: an
+/// adaptor's `fold` may stay an out-of-line function compiled for the
+/// baseline instruction set instead of inlining into the versions
+/// `simd::dispatch` compiles.
+#[inline(always)]
+pub(crate) fn first_valid<E: Element>(xs: &[E]) -> Option<usize> {
+    let mut i = 0;
+    while i < xs.len() {
+        if !xs[i].is_nan_value() {
+            return Some(i);
+        }
+        i += 1;
+    }
+    None
+}
 
 /// One reduction: its partial state and the loops that fill it.
 pub(crate) trait Reducer<E: Element>: Sync {

@@ -52,7 +52,7 @@ fn states<E: Element, R: Reducer<E>>(ptr: *const E, plan: &Plan, r: &R) -> Vec<R
             let sub = plan.restrict_reduced(c * step, ((c + 1) * step).min(d0.len));
             let mut st = vec![r.init(); n_out];
             // SAFETY: `sub` restricts the plan of the view behind `ptr`.
-            unsafe { Walker::new(ptr, &sub) }.run(r, &mut st, 0);
+            run(unsafe { &Walker::new(ptr, &sub) }, r, &mut st, 0);
             st
         };
         let partials: Vec<Vec<R::State>> = if n_out * n_red >= 2 * MIN_TASK {
@@ -77,11 +77,28 @@ fn states<E: Element, R: Reducer<E>>(ptr: *const E, plan: &Plan, r: &R) -> Vec<R
         }
         st.par_chunks_mut(per_task)
             .enumerate()
-            .for_each(|(i, c)| walker.run(r, c, i * per_task));
+            .for_each(|(i, c)| run(&walker, r, c, i * per_task));
     } else {
-        walker.run(r, &mut st, 0);
+        run(&walker, r, &mut st, 0);
     }
     st
+}
+
+/// [`Walker::run`] compiled for the best instruction set (see `simd`).
+///
+/// Not inlined: the walker and kernels are inlined here, once per element
+/// type, reducer and instruction set, instead of at every call site.
+#[inline(never)]
+fn run<E: Element, R: Reducer<E>>(
+    walker: &Walker<'_, E>,
+    r: &R,
+    st: &mut [R::State],
+    start: usize,
+) {
+    E::dispatch(
+        #[inline(always)]
+        || walker.run(r, st, start),
+    );
 }
 
 /// A raw pointer that may cross threads (the data behind it is `Sync`).

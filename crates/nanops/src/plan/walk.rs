@@ -49,15 +49,23 @@ impl<'a> Odometer<'a> {
 
 /// Calls `f` with the offset of every index of `dims` (outermost first,
 /// C order), starting from `base`.
-#[inline]
+#[inline(always)]
 pub(crate) fn for_each_offset(dims: &[Dim], base: isize, mut f: impl FnMut(isize)) {
     match dims {
         [] => f(base),
-        [d] => (0..d.len).for_each(|i| f(base + i as isize * d.stride)),
+        // `for` loops, not `for_each`: an adaptor's out-of-line `fold` would
+        // take `f` (the kernel) out of the `simd::dispatch` versions.
+        [d] => {
+            for i in 0..d.len {
+                f(base + i as isize * d.stride);
+            }
+        }
         [o, d] => {
             for i in 0..o.len {
                 let b = base + i as isize * o.stride;
-                (0..d.len).for_each(|j| f(b + j as isize * d.stride));
+                for j in 0..d.len {
+                    f(b + j as isize * d.stride);
+                }
             }
         }
         _ => {
@@ -75,7 +83,7 @@ pub(crate) fn for_each_offset(dims: &[Dim], base: isize, mut f: impl FnMut(isize
 ///
 /// # Safety
 /// Every `ptr + i·stride`, `i < len`, must be a valid element.
-#[inline]
+#[inline(always)]
 pub(crate) unsafe fn gather<E: Copy>(ptr: *const E, len: usize, stride: isize, dst: &mut Vec<E>) {
     dst.clear();
     dst.extend((0..len).map(|i| *ptr.offset(i as isize * stride)));
@@ -109,6 +117,7 @@ impl<'a, E: Element> Walker<'a, E> {
     }
 
     /// Folds the plan-order outputs `start..start + states.len()` into `states`.
+    #[inline(always)]
     pub fn run<R: Reducer<E>>(&self, r: &R, states: &mut [R::State], start: usize) {
         if states.is_empty() || self.plan.reduce_len() == 0 {
             return;
@@ -116,14 +125,18 @@ impl<'a, E: Element> Walker<'a, E> {
         if self.plan.strategy() == Strategy::Rows {
             return self.rows(r, states, start);
         }
-        self.for_each_run(start, states.len(), |j, xs| {
-            r.push_slice(&mut states[j], xs)
-        });
+        self.for_each_run(
+            start,
+            states.len(),
+            #[inline(always)]
+            |j, xs| r.push_slice(&mut states[j], xs),
+        );
     }
 
     /// Calls `f(j, run)` for every contiguous run of the values of plan-order
     /// output `start + j`, `j < count`, in order of `j`. Strided values are
     /// gathered into a scratch buffer first.
+    #[inline(always)]
     pub fn for_each_run(&self, start: usize, count: usize, mut f: impl FnMut(usize, &[E])) {
         if self.plan.reduce_len() == 0 {
             return;
@@ -133,30 +146,41 @@ impl<'a, E: Element> Walker<'a, E> {
         let mut odo = Odometer::new(&kept, self.plan.base, start);
         if inner.stride == 1 {
             for j in 0..count {
-                for_each_offset(outer, odo.offset, |o| f(j, self.slice(o, inner.len)));
+                for_each_offset(
+                    outer,
+                    odo.offset,
+                    #[inline(always)]
+                    |o| f(j, self.slice(o, inner.len)),
+                );
                 odo.advance();
             }
             return;
         }
         let mut scratch = Vec::with_capacity(GATHER.min(inner.len));
         for j in 0..count {
-            for_each_offset(outer, odo.offset, |o| {
-                let mut done = 0;
-                while done < inner.len {
-                    let n = GATHER.min(inner.len - done);
-                    // SAFETY: indices `done..done + n` of the lane are inside the view.
-                    unsafe {
-                        let p = self.ptr.offset(o + done as isize * inner.stride);
-                        gather(p, n, inner.stride, &mut scratch);
+            for_each_offset(
+                outer,
+                odo.offset,
+                #[inline(always)]
+                |o| {
+                    let mut done = 0;
+                    while done < inner.len {
+                        let n = GATHER.min(inner.len - done);
+                        // SAFETY: indices `done..done + n` of the lane are inside the view.
+                        unsafe {
+                            let p = self.ptr.offset(o + done as isize * inner.stride);
+                            gather(p, n, inner.stride, &mut scratch);
+                        }
+                        f(j, &scratch);
+                        done += n;
                     }
-                    f(j, &scratch);
-                    done += n;
-                }
-            });
+                },
+            );
             odo.advance();
         }
     }
 
+    #[inline(always)]
     fn rows<R: Reducer<E>>(&self, r: &R, states: &mut [R::State], start: usize) {
         let (inner, outer) = self.plan.kept.split_last().expect("rows need a kept dim");
         let row_len = inner.dim.len;
@@ -172,13 +196,18 @@ impl<'a, E: Element> Walker<'a, E> {
                 let w = COL_TILE.min(n - c);
                 let sts = &mut states[j - start + c..j - start + c + w];
                 let mut block: Vec<&[E]> = Vec::with_capacity(ROW_BLOCK);
-                for_each_offset(&self.plan.reduced, base + c as isize, |off| {
-                    block.push(self.slice(off, w));
-                    if block.len() == ROW_BLOCK {
-                        r.push_rows(sts, &block);
-                        block.clear();
-                    }
-                });
+                for_each_offset(
+                    &self.plan.reduced,
+                    base + c as isize,
+                    #[inline(always)]
+                    |off| {
+                        block.push(self.slice(off, w));
+                        if block.len() == ROW_BLOCK {
+                            r.push_rows(sts, &block);
+                            block.clear();
+                        }
+                    },
+                );
                 if !block.is_empty() {
                     r.push_rows(sts, &block);
                 }

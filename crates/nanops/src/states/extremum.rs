@@ -49,13 +49,14 @@ impl<E: Element, const MAX: bool> Extremum<E, MAX> {
         }
     }
     /// Merges another partial state.
-    #[inline]
+    #[inline(always)]
     pub fn merge(&mut self, other: &Self) {
         if let Some(x) = other.value {
             self.push(x);
         }
     }
     /// The extremum, `None` when no valid value was seen.
+    #[inline(always)]
     pub fn value(&self) -> Option<E> {
         self.value
     }
@@ -95,13 +96,14 @@ impl<E: Element, const MAX: bool> ArgExtremum<E, MAX> {
         }
     }
     /// Merges another partial state.
-    #[inline]
+    #[inline(always)]
     pub fn merge(&mut self, other: &Self) {
         if let Some((x, i)) = other.best {
             self.push(x, i);
         }
     }
     /// The extremum and its index, `None` when no valid value was seen.
+    #[inline(always)]
     pub fn get(&self) -> Option<(E, usize)> {
         self.best
     }

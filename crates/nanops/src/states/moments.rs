@@ -5,17 +5,23 @@ use num_traits::{Float, Zero};
 
 /// First and second moments of the values seen: `n`, `mean`, `m2 = Σ|x − mean|²`.
 ///
+/// The mean is held as a pair `pivot + shift`: `pivot` is a value near the
+/// data (a rounded mean of some block of it) and `shift` the mean of
+/// `x − pivot`, kept to full relative precision. A mean near `1e8` is then
+/// known far better than to `ulp(1e8)`, which matters when states merge.
 /// Two partial states `a`, `b` merge with Chan, Golub and LeVeque's formula
 ///
 /// ```text
 /// n    = nₐ + n_b
-/// δ    = mean_b − meanₐ
-/// mean = meanₐ + δ·n_b/n
+/// δ    = mean_b − meanₐ = (pivot_b − pivotₐ) + (shift_b − shiftₐ)
+/// mean = meanₐ + δ·n_b/n                 (shiftₐ += δ·n_b/n, pivotₐ kept)
 /// m2   = m2ₐ + m2_b + |δ|²·nₐ·n_b/n
 /// ```
 ///
-/// which keeps the accuracy of a two-pass computation. For complex values the
-/// mean is complex and `m2` real.
+/// which keeps the accuracy of a two-pass computation: pivots of blocks of
+/// similar data are close, so `pivot_b − pivotₐ` is exact (Sterbenz), and δ
+/// is not rounded at the magnitude of the mean. For complex values the mean
+/// is complex and `m2` real.
 ///
 /// ```
 /// use nanops::states::Moments;
@@ -25,7 +31,10 @@ use num_traits::{Float, Zero};
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Moments<F: FloatAcc> {
     n: u64,
-    mean: F,
+    /// A value near the data; the mean is `pivot + shift`. Zero when empty.
+    pivot: F,
+    /// The mean of `x − pivot`.
+    shift: F,
     m2: F::Real,
 }
 
@@ -33,7 +42,8 @@ impl<F: FloatAcc> Default for Moments<F> {
     fn default() -> Self {
         Moments {
             n: 0,
-            mean: F::zero(),
+            pivot: F::zero(),
+            shift: F::zero(),
             m2: <F::Real as Zero>::zero(),
         }
     }
@@ -48,27 +58,80 @@ impl<F: FloatAcc> Moments<F> {
         let n = xs.len() as u64;
         let mut sum = crate::states::Sum::<F>::default();
         xs.iter().for_each(|&x| sum.push(x));
-        let mean = sum.value().div_real(F::real_from_u64(n));
-        let m2 = xs
-            .iter()
-            .fold(<F::Real as Zero>::zero(), |acc, &x| acc + (x - mean).abs2());
-        Self::from_parts(n, mean, m2)
+        let center = sum.value().div_real(F::real_from_u64(n));
+        let (mut r, mut q) = (F::zero(), <F::Real as Zero>::zero());
+        for &x in xs {
+            let d = x - center;
+            r = r + d;
+            q = q + d.abs2();
+        }
+        Self::from_deviations(n, center, r, q)
     }
     /// A state from its parts: count, mean and sum of squared deviations.
+    /// The mean becomes the pivot (see [`Moments::from_shifted`]).
     #[inline(always)]
     pub fn from_parts(n: u64, mean: F, m2: F::Real) -> Self {
-        Moments { n, mean, m2 }
+        Self::from_shifted(n, mean, F::zero(), m2)
     }
-    /// Adds one value (Welford's update).
-    #[inline]
+    /// A state whose mean is `pivot + shift`, held as that pair: count, pivot
+    /// (a value near the data), `shift` (the mean of `x − pivot`) and sum of
+    /// squared deviations from the mean.
+    ///
+    /// ```
+    /// use nanops::states::Moments;
+    /// let m = Moments::<f64>::from_shifted(2, 1e8, 0.25, 0.5);
+    /// assert_eq!(m.mean(), 1e8 + 0.25);
+    /// assert_eq!((m.pivot(), m.shift()), (1e8, 0.25));
+    /// ```
+    #[inline(always)]
+    pub fn from_shifted(n: u64, pivot: F, shift: F, m2: F::Real) -> Self {
+        Moments {
+            n,
+            pivot,
+            shift,
+            m2,
+        }
+    }
+    /// The moments of `n` values from their deviations from `center` (any
+    /// value near them, usually their rounded mean): `r = Σ(x − center)`,
+    /// `q = Σ|x − center|²`. This is the corrected two-pass formula
+    /// `m2 = q − |r|²/n`, with the mean `center + r/n`.
+    #[inline(always)]
+    pub(crate) fn from_deviations(n: u64, center: F, r: F, q: F::Real) -> Self {
+        if n == 0 {
+            return Self::default();
+        }
+        let zero = <F::Real as Zero>::zero();
+        if center.any_nan() || !center.abs2().is_finite() {
+            // infinite (or overflowed) mean: no correction; q is NaN or inf
+            return Self::from_shifted(n, center, F::zero(), q);
+        }
+        let nr = F::real_from_u64(n);
+        let m2 = q - r.abs2() / nr;
+        // NaN stays NaN; a rounding below zero (all values equal) becomes 0
+        let m2 = if m2 < zero { zero } else { m2 };
+        Self::from_shifted(n, center, r.div_real(nr), m2)
+    }
+    /// Adds one value (Welford's update, on `x − pivot`; the first value
+    /// becomes the pivot when it is finite).
+    #[inline(always)]
     pub fn push(&mut self, x: F) {
+        if self.n == 0 {
+            self.pivot = if x.any_nan() || !x.abs2().is_finite() {
+                F::zero()
+            } else {
+                x
+            };
+            self.shift = F::zero();
+        }
+        let y = x - self.pivot;
         self.n += 1;
-        let d = x - self.mean;
-        self.mean = self.mean + d.div_real(F::real_from_u64(self.n));
-        self.m2 = self.m2 + d.dot_re(x - self.mean);
+        let d = y - self.shift;
+        self.shift = self.shift + d.div_real(F::real_from_u64(self.n));
+        self.m2 = self.m2 + d.dot_re(y - self.shift);
     }
-    /// Merges another partial state (Chan's formula).
-    #[inline]
+    /// Merges another partial state (Chan's formula, see the type's docs).
+    #[inline(always)]
     pub fn merge(&mut self, other: &Self) {
         if other.n == 0 {
             return;
@@ -80,28 +143,37 @@ impl<F: FloatAcc> Moments<F> {
         let n = self.n + other.n;
         let nr = F::real_from_u64(n);
         let (na, nb) = (F::real_from_u64(self.n), F::real_from_u64(other.n));
-        let delta = other.mean - self.mean;
-        let mean = if delta.any_nan() || !delta.abs2().is_finite() {
+        let delta = (other.pivot - self.pivot) + (other.shift - self.shift);
+        if delta.any_nan() || !delta.abs2().is_finite() {
             // infinite means: weighted average without cancellation
-            self.mean.scale(na / nr) + other.mean.scale(nb / nr)
+            let mean = self.mean().scale(na / nr) + other.mean().scale(nb / nr);
+            self.pivot = mean;
+            self.shift = F::zero();
         } else {
-            self.mean + delta.scale(nb / nr)
-        };
+            self.shift = self.shift + delta.scale(nb / nr);
+        }
         self.m2 = self.m2 + other.m2 + delta.abs2() * (na / nr) * nb;
-        self.mean = mean;
         self.n = n;
     }
     /// Number of values.
     pub fn count(&self) -> u64 {
         self.n
     }
-    /// Mean (NaN when empty).
+    /// Mean (NaN when empty): `pivot + shift`, rounded once.
     pub fn mean(&self) -> F {
         if self.n == 0 {
             F::zero().scale(F::Real::nan())
         } else {
-            self.mean
+            self.pivot + self.shift
         }
+    }
+    /// The pivot: the mean is `pivot() + shift()`.
+    pub fn pivot(&self) -> F {
+        self.pivot
+    }
+    /// The mean of the values minus the pivot.
+    pub fn shift(&self) -> F {
+        self.shift
     }
     /// Sum of squared deviations from the mean.
     pub fn m2(&self) -> F::Real {

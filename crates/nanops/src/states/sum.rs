@@ -26,13 +26,13 @@ impl<A: Accumulator> Sum<A> {
         A::comp_add(&mut self.hi, &mut self.lo, x);
     }
     /// Adds another partial sum.
-    #[inline]
+    #[inline(always)]
     pub fn merge(&mut self, other: &Self) {
         self.push(other.hi);
         self.push(other.lo);
     }
     /// The sum.
-    #[inline]
+    #[inline(always)]
     pub fn value(&self) -> A {
         self.hi.add(self.lo)
     }
@@ -67,12 +67,12 @@ impl<A: Accumulator> Product<A> {
         self.0 = self.0.mul(x);
     }
     /// Multiplies by another partial product.
-    #[inline]
+    #[inline(always)]
     pub fn merge(&mut self, other: &Self) {
         self.push(other.0);
     }
     /// The product.
-    #[inline]
+    #[inline(always)]
     pub fn value(&self) -> A {
         self.0
     }

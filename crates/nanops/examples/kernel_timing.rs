@@ -1,0 +1,97 @@
+//! Times the streaming reductions on the benchmark shapes (a quick profiling
+//! aid; `benches/compare.py` is the real benchmark).
+//!
+//! `cargo run --release -p nanops --example kernel_timing [filter]`
+use nanops::Axes;
+use ndarray::{ArrayD, IxDyn};
+use std::time::Instant;
+
+/// Milliseconds of the fastest of `reps` calls.
+fn best_ms(reps: usize, mut f: impl FnMut()) -> f64 {
+    (0..reps)
+        .map(|_| {
+            let t = Instant::now();
+            f();
+            t.elapsed().as_secs_f64() * 1e3
+        })
+        .fold(f64::INFINITY, f64::min)
+}
+
+/// Uniform values with 10% NaN.
+fn data(n: usize) -> Vec<f64> {
+    let mut x = 88172645463325252u64;
+    (0..n)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let u = (x >> 11) as f64 / (1u64 << 53) as f64;
+            if u < 0.1 {
+                f64::NAN
+            } else {
+                u * 100.0
+            }
+        })
+        .collect()
+}
+
+/// A named timed call.
+type Case<'a> = (&'static str, Box<dyn Fn() + 'a>);
+
+fn run<E: nanops::Element>(label: &str, a: &ArrayD<E>, axes: Axes, filter: &str) {
+    let reps: usize = std::env::var("REPS").map_or(7, |r| r.parse().unwrap_or(7));
+    let single = match &axes {
+        Axes::All => None,
+        Axes::One(k) => Some(*k),
+        _ => Some(-1),
+    };
+    let cases: Vec<Case<'_>> = vec![
+        ("nansum", Box::new(|| drop(nanops::nansum(a, axes.clone())))),
+        (
+            "nanmean",
+            Box::new(|| drop(nanops::nanmean(a, axes.clone()))),
+        ),
+        (
+            "nanvar",
+            Box::new(|| drop(nanops::nanvar(a, axes.clone(), 0))),
+        ),
+        ("nanmin", Box::new(|| drop(nanops::nanmin(a, axes.clone())))),
+        ("nanmax", Box::new(|| drop(nanops::nanmax(a, axes.clone())))),
+        ("nanargmax", Box::new(|| drop(nanops::nanargmax(a, single)))),
+    ];
+    let mut line = format!("{label:<28}");
+    for (name, f) in cases {
+        if name.contains(filter) {
+            line += &format!(" {name}={:.3}", best_ms(reps, f));
+        }
+    }
+    println!("{line}");
+}
+
+fn main() {
+    let filter = std::env::args().nth(1).unwrap_or_default();
+    let only = std::env::args().nth(2).unwrap_or_default();
+    let v = data(10_000_000);
+    let v32: Vec<f32> = v.iter().map(|&x| x as f32).collect();
+    let shapes: [(&[usize], Axes); 4] = [
+        (&[10_000_000], Axes::All),
+        (&[1000, 10_000], Axes::One(1)),
+        (&[10_000, 1000], Axes::One(0)),
+        (&[100_000, 10], Axes::One(1)),
+    ];
+    for (shape, axes) in shapes {
+        if !format!("{shape:?}").contains(&only) {
+            continue;
+        }
+        let n: usize = shape.iter().product();
+        let a = ArrayD::from_shape_vec(IxDyn(shape), v[..n].to_vec()).unwrap();
+        run(
+            &format!("f64 {shape:?} {axes:?}"),
+            &a,
+            axes.clone(),
+            &filter,
+        );
+        let a = ArrayD::from_shape_vec(IxDyn(shape), v32[..n].to_vec()).unwrap();
+        run(&format!("f32 {shape:?} {axes:?}"), &a, axes, &filter);
+    }
+}

@@ -1,0 +1,207 @@
+//! Argmin / argmax kernels: the extremum and its position in one pass.
+
+use super::{first_valid, Reducer, LANES};
+use crate::element::Element;
+use crate::states::extremum::beats;
+use crate::states::ArgExtremum;
+
+/// The first extremum of `xs` and its index, NaN ignored; `None` when all are NaN.
+///
+/// Lane `i` keeps the best value of positions `i, i + LANES, …` and the chunk
+/// it came from (a strict improvement only, so each lane keeps its first
+/// best); the lanes are then combined with ties going to the smaller index.
+#[inline(always)]
+pub(crate) fn arg_slice<E: Element, const MAX: bool>(xs: &[E]) -> Option<(E, usize)> {
+    if xs.len() < 2 * LANES {
+        // short lanes ((100000, 10) along axis 1): no lane set-up
+        let mut win = ArgExtremum::<E, MAX>::default();
+        for i in 0..xs.len() {
+            win.push(xs[i], i);
+        }
+        return win.get();
+    }
+    let first = first_valid(xs)?;
+    let rest = &xs[first..];
+    // Every lane starts from the first valid value; `at == 0` means "that seed".
+    let mut best = [rest[0]; LANES];
+    let mut at = [0usize; LANES];
+    let mut chunks = rest.chunks_exact(LANES);
+    let mut c = 0usize;
+    for ch in &mut chunks {
+        c += 1;
+        for i in 0..LANES {
+            let x = ch[i];
+            let take = beats::<E, MAX>(x, best[i]);
+            best[i] = if take { x } else { best[i] };
+            at[i] = if take { c } else { at[i] };
+        }
+    }
+    let mut win = ArgExtremum::<E, MAX>::default();
+    win.push(rest[0], first);
+    for i in 0..LANES {
+        if at[i] > 0 {
+            win.push(best[i], first + (at[i] - 1) * LANES + i);
+        }
+    }
+    let tail = first + c * LANES;
+    for (k, &x) in chunks.remainder().iter().enumerate() {
+        win.push(x, tail + k);
+    }
+    win.get()
+}
+
+/// The partial state of one output: the best value with its position, and
+/// how many positions the state has seen (the offset of the next value).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ArgState<E: Element, const MAX: bool> {
+    best: ArgExtremum<E, MAX>,
+    seen: usize,
+}
+
+/// `nanargmin` (`MAX = false`) or `nanargmax` (`MAX = true`) along one
+/// reduced dimension whose plan order is the logical order (the caller
+/// ensures no stride was flipped).
+pub(crate) struct ArgReducer<const MAX: bool>;
+
+impl<E: Element, const MAX: bool> Reducer<E> for ArgReducer<MAX> {
+    type State = ArgState<E, MAX>;
+    type Output = usize;
+    fn init(&self) -> Self::State {
+        ArgState {
+            best: ArgExtremum::default(),
+            seen: 0,
+        }
+    }
+    #[inline(always)]
+    fn push_slice(&self, st: &mut Self::State, xs: &[E]) {
+        if let Some((v, i)) = arg_slice::<E, MAX>(xs) {
+            st.best.push(v, st.seen + i);
+        }
+        st.seen += xs.len();
+    }
+    /// Rows are consecutive positions of every state (all states of a block
+    /// have seen the same number of positions).
+    #[inline(always)]
+    fn push_rows(&self, states: &mut [Self::State], rows: &[&[E]]) {
+        let Some(first) = rows.first() else {
+            return;
+        };
+        let base = states.first().map_or(0, |s| s.seen);
+        // Seed from the state, or from the first row (`at` = its row). Every
+        // row, the first included, is then offered: an equal value never
+        // replaces the seed, so a first-row seed stays at row 0.
+        let mut best: Vec<E> = Vec::with_capacity(states.len());
+        let mut at: Vec<usize> = Vec::with_capacity(states.len());
+        for j in 0..states.len() {
+            match states[j].best.get() {
+                Some((v, _)) => {
+                    best.push(v);
+                    at.push(usize::MAX);
+                }
+                None => {
+                    best.push(first[j]);
+                    at.push(0);
+                }
+            }
+        }
+        for (r, row) in rows.iter().enumerate() {
+            let (best, at, row) = (&mut best[..], &mut at[..], &row[..first.len()]);
+            for j in 0..row.len() {
+                // NaN never beats; a NaN seed is replaced by any valid value.
+                // `x` is valid and not beaten-or-equalled by `b` (with a NaN
+                // `b` that is any valid `x`): one compare for floats.
+                let (x, b, a) = (row[j], best[j], at[j]);
+                let take = !x.is_nan_value() & !(beats::<E, MAX>(b, x) | (x == b));
+                best[j] = if take { x } else { b };
+                at[j] = if take { r } else { a };
+            }
+        }
+        for j in 0..states.len() {
+            if at[j] != usize::MAX {
+                states[j].best.push(best[j], base + at[j]);
+            }
+            states[j].seen += rows.len();
+        }
+    }
+    fn merge(&self, into: &mut Self::State, other: &Self::State) {
+        if let Some((v, i)) = other.best.get() {
+            into.best.push(v, into.seen + i);
+        }
+        into.seen += other.seen;
+    }
+    fn finish(&self, st: &Self::State) -> usize {
+        st.best.get().map_or(0, |(_, i)| i)
+    }
+    fn degenerate(&self, st: &Self::State) -> bool {
+        st.best.get().is_none()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// First index of the extremum by a plain scan.
+    fn slow<const MAX: bool>(xs: &[f64]) -> Option<usize> {
+        let mut best: Option<(f64, usize)> = None;
+        for (i, &x) in xs.iter().enumerate() {
+            if x.is_nan() {
+                continue;
+            }
+            match best {
+                Some((b, _)) if !(if MAX { x > b } else { x < b }) => {}
+                _ => best = Some((x, i)),
+            }
+        }
+        best.map(|(_, i)| i)
+    }
+
+    #[test]
+    fn arg_slice_matches_a_plain_scan() {
+        let mut x = 12345u64;
+        for len in [0, 1, 2, 7, 8, 9, 15, 16, 17, 31, 64, 100, 1000] {
+            for _ in 0..50 {
+                let xs: Vec<f64> = (0..len)
+                    .map(|_| {
+                        x ^= x << 13;
+                        x ^= x >> 7;
+                        x ^= x << 17;
+                        match x % 7 {
+                            0 => f64::NAN,
+                            k => (k % 4) as f64, // many ties
+                        }
+                    })
+                    .collect();
+                assert_eq!(arg_slice::<f64, true>(&xs).map(|p| p.1), slow::<true>(&xs));
+                assert_eq!(
+                    arg_slice::<f64, false>(&xs).map(|p| p.1),
+                    slow::<false>(&xs)
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn rows_and_merge_keep_positions() {
+        let r = ArgReducer::<true>;
+        let rows: Vec<Vec<f64>> = vec![
+            vec![f64::NAN, 1.0, 5.0],
+            vec![f64::NAN, 3.0, 5.0],
+            vec![2.0, 3.0, 7.0],
+            vec![2.0, 0.0, 6.0],
+        ];
+        let refs: Vec<&[f64]> = rows.iter().map(|r| r.as_slice()).collect();
+        // blocks of two and one rows into one state, then one more row in a
+        // second state merged after it
+        let mut a = vec![Reducer::<f64>::init(&r); 3];
+        r.push_rows(&mut a, &refs[..2]);
+        r.push_rows(&mut a, &refs[2..3]);
+        let mut b = vec![Reducer::<f64>::init(&r); 3];
+        r.push_rows(&mut b, &refs[3..]);
+        for (x, y) in a.iter_mut().zip(&b) {
+            Reducer::<f64>::merge(&r, x, y);
+        }
+        let got: Vec<usize> = a.iter().map(|s| Reducer::<f64>::finish(&r, s)).collect();
+        assert_eq!(got, vec![2, 1, 2]);
+    }
+}
