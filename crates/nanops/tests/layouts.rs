@@ -247,3 +247,34 @@ fn arg_extrema_of_tall_and_wide_arrays_match_the_reference() {
         );
     }
 }
+
+/// Many short lanes (`(100000, 10)` along axis 1) are transposed in tiles and
+/// reduced across outputs; these shapes cross the tile and thread-task
+/// boundaries, and one lane length sits just past the short-lane limit.
+#[test]
+fn many_short_lanes_match_the_reference() {
+    let mut x = 0x2545_f491_4f6c_dd1du64;
+    for (shape, axes) in [
+        (vec![70_000, 4], vec![1]),
+        (vec![3000, 16], vec![1]),
+        (vec![500, 17], vec![1]),
+        (vec![40, 50, 7], vec![2]),
+        (vec![40, 50, 7], vec![0, 2]),
+        (vec![257, 1, 3], vec![2]),
+    ] {
+        let n: usize = shape.iter().product();
+        let v: Vec<f64> = (0..n)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                match x % 9 {
+                    0 => f64::NAN,
+                    k => k as f64 - 4.0,
+                }
+            })
+            .collect();
+        let a = ArrayD::from_shape_vec(ndarray::IxDyn(&shape), v).unwrap();
+        check_all(&a, &axes).unwrap_or_else(|e| panic!("{shape:?} over {axes:?}: {e}"));
+    }
+}

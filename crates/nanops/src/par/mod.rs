@@ -15,7 +15,7 @@
 use crate::element::Element;
 use crate::kernels::Reducer;
 use crate::kernels::COL_TILE;
-use crate::plan::{Plan, Strategy, Walker};
+use crate::plan::{Dim, Odometer, Plan, Strategy, Walker};
 use ndarray::{ArrayD, ArrayViewD, IxDyn};
 use rayon::prelude::*;
 
@@ -28,8 +28,15 @@ const FEW_OUTPUTS: usize = 16;
 /// Most chunks a row-split reduction makes (each holds one state per output).
 const MAX_ROW_CHUNKS: usize = 32;
 
-/// States of every plan-order output.
-fn states<E: Element, R: Reducer<E>>(ptr: *const E, plan: &Plan, r: &R) -> Vec<R::State> {
+/// Outputs whose states are filled and finished together when each output
+/// is computed by one task: the states of a tile stay in cache, and no
+/// output-sized array of states is ever allocated.
+const OUT_TILE: usize = 4096;
+
+/// The chunk length (indices of the outermost reduced dimension) when the
+/// plan is split along its reduction, or `None` when whole outputs go to
+/// tasks.
+fn chunk_step(plan: &Plan) -> Option<usize> {
     let (n_out, n_red) = (plan.out_len(), plan.reduce_len());
     let d0 = plan.reduced[0];
     let rows = plan.strategy() == Strategy::Rows;
@@ -37,51 +44,120 @@ fn states<E: Element, R: Reducer<E>>(ptr: *const E, plan: &Plan, r: &R) -> Vec<R
     // A row strategy with a moderate number of outputs splits its rows, not
     // its columns: a column split would give each task a thin strided slice.
     let split_rows = rows && n_out < 4 * COL_TILE && n_out * n_red >= 2 * MIN_TASK && d0.len > 1;
-    if (n_out <= FEW_OUTPUTS && n_red >= 2 * CHUNK && d0.len > 1) || split_rows {
-        let step = if split_rows {
-            (MIN_TASK / (per_index * n_out).max(1))
-                .max(d0.len.div_ceil(MAX_ROW_CHUNKS))
-                .max(1)
-        } else {
-            (CHUNK / per_index.max(1)).max(1)
-        };
-        let chunks = d0.len.div_ceil(step);
-        let p = SendPtr(ptr);
-        let run_chunk = |c: usize| {
-            let ptr = p.get();
-            let sub = plan.restrict_reduced(c * step, ((c + 1) * step).min(d0.len));
-            let mut st = vec![r.init(); n_out];
-            // SAFETY: `sub` restricts the plan of the view behind `ptr`.
-            run(unsafe { &Walker::new(ptr, &sub) }, r, &mut st, 0);
-            st
-        };
-        let partials: Vec<Vec<R::State>> = if n_out * n_red >= 2 * MIN_TASK {
-            (0..chunks).into_par_iter().map(run_chunk).collect()
-        } else {
-            (0..chunks).map(run_chunk).collect()
-        };
-        let mut it = partials.into_iter();
-        let mut acc = it.next().unwrap_or_else(|| vec![r.init(); n_out]);
-        for p in it {
-            acc.iter_mut().zip(&p).for_each(|(a, b)| r.merge(a, b));
-        }
-        return acc;
+    if split_rows {
+        let step = (MIN_TASK / (per_index * n_out).max(1)).max(d0.len.div_ceil(MAX_ROW_CHUNKS));
+        Some(step.max(1))
+    } else if n_out <= FEW_OUTPUTS && n_red >= 2 * CHUNK && d0.len > 1 {
+        Some((CHUNK / per_index.max(1)).max(1))
+    } else {
+        None
     }
-    let mut st = vec![r.init(); n_out];
+}
+
+/// States of every plan-order output, the reduction cut into chunks of
+/// `step` indices of the outermost reduced dimension and merged in order.
+fn chunked_states<E: Element, R: Reducer<E>>(
+    ptr: *const E,
+    plan: &Plan,
+    r: &R,
+    step: usize,
+) -> Vec<R::State> {
+    let (n_out, n_red) = (plan.out_len(), plan.reduce_len());
+    let d0 = plan.reduced[0];
+    let chunks = d0.len.div_ceil(step);
+    let p = SendPtr(ptr);
+    let run_chunk = |c: usize| {
+        let ptr = p.get();
+        let sub = plan.restrict_reduced(c * step, ((c + 1) * step).min(d0.len));
+        let mut st = vec![r.init(); n_out];
+        // SAFETY: `sub` restricts the plan of the view behind `ptr`.
+        run(unsafe { &Walker::new(ptr, &sub) }, r, &mut st, 0);
+        st
+    };
+    let partials: Vec<Vec<R::State>> = if n_out * n_red >= 2 * MIN_TASK {
+        (0..chunks).into_par_iter().map(run_chunk).collect()
+    } else {
+        (0..chunks).map(run_chunk).collect()
+    };
+    let mut it = partials.into_iter();
+    let mut acc = it.next().unwrap_or_else(|| vec![r.init(); n_out]);
+    for p in it {
+        acc.iter_mut().zip(&p).for_each(|(a, b)| r.merge(a, b));
+    }
+    acc
+}
+
+/// Finishes the states of plan-order outputs `start..start + states.len()`
+/// into their places in the C-order output behind `out`; returns how many
+/// were degenerate.
+///
+/// # Safety
+/// `out` must point to the plan's whole output, and no other thread may
+/// write these outputs meanwhile.
+unsafe fn finish_into<E: Element, R: Reducer<E>>(
+    plan: &Plan,
+    r: &R,
+    states: &[R::State],
+    start: usize,
+    out: *mut R::Output,
+) -> usize {
+    let dims: Vec<Dim> = plan
+        .kept
+        .iter()
+        .map(|k| Dim {
+            len: k.dim.len,
+            stride: k.out_stride,
+        })
+        .collect();
+    let mut odo = Odometer::new(&dims, plan.out_base, start);
+    let mut degenerate = 0;
+    for st in states {
+        // SAFETY: the offsets of the plan's outputs lie inside `out` (caller).
+        unsafe { *out.offset(odo.offset) = r.finish(st) };
+        degenerate += r.degenerate(st) as usize;
+        odo.advance();
+    }
+    degenerate
+}
+
+/// Fills `out` when every output is computed by one task: blocks of outputs
+/// go to threads, each block in tiles of states finished in place.
+fn by_outputs<E: Element, R: Reducer<E>>(
+    ptr: *const E,
+    plan: &Plan,
+    r: &R,
+    out: &mut [R::Output],
+) -> usize {
+    let (n_out, n_red) = (plan.out_len(), plan.reduce_len());
+    let rows = plan.strategy() == Strategy::Rows;
+    let tile = if rows { COL_TILE } else { OUT_TILE };
     // SAFETY: `plan` was made from the view behind `ptr`.
     let walker = unsafe { Walker::new(ptr, plan) };
+    let dst = SendPtr(out.as_mut_ptr().cast_const());
+    let task = |start: usize, end: usize| {
+        let mut st = Vec::with_capacity(tile.min(end - start));
+        let mut degenerate = 0;
+        for s in (start..end).step_by(tile) {
+            st.clear();
+            st.resize(tile.min(end - s), r.init());
+            run(&walker, r, &mut st, s);
+            // SAFETY: each task finishes its own outputs of the plan's output.
+            degenerate += unsafe { finish_into(plan, r, &st, s, dst.get().cast_mut()) };
+        }
+        degenerate
+    };
     if n_out > 1 && n_out * n_red >= 2 * MIN_TASK {
         let mut per_task = (MIN_TASK / n_red.max(1)).max(1);
         if rows {
             per_task = per_task.next_multiple_of(COL_TILE);
         }
-        st.par_chunks_mut(per_task)
-            .enumerate()
-            .for_each(|(i, c)| run(&walker, r, c, i * per_task));
+        (0..n_out.div_ceil(per_task))
+            .into_par_iter()
+            .map(|i| task(i * per_task, ((i + 1) * per_task).min(n_out)))
+            .sum()
     } else {
-        run(&walker, r, &mut st, 0);
+        task(0, n_out)
     }
-    st
 }
 
 /// [`Walker::run`] compiled for the best instruction set (see `simd`).
@@ -104,7 +180,8 @@ fn run<E: Element, R: Reducer<E>>(
 /// A raw pointer that may cross threads (the data behind it is `Sync`).
 #[derive(Clone, Copy)]
 pub(crate) struct SendPtr<E>(pub *const E);
-// SAFETY: only used for reading `E: Sync` data that outlives the parallel section.
+// SAFETY: used for reading `E: Sync` data that outlives the parallel section,
+// and for writing disjoint outputs from different tasks (`by_outputs`).
 unsafe impl<E: Sync> Send for SendPtr<E> {}
 unsafe impl<E: Sync> Sync for SendPtr<E> {}
 
@@ -130,11 +207,15 @@ pub(crate) fn reduce<E: Element, R: Reducer<E>>(
     let mut out = vec![R::Output::default(); n_out];
     let mut degenerate = 0;
     if n_out > 0 {
-        let states = states(view.as_ptr(), &plan, r);
-        for (st, off) in states.iter().zip(plan.out_offsets()) {
-            out[off as usize] = r.finish(st);
-            degenerate += r.degenerate(st) as usize;
-        }
+        let ptr = view.as_ptr();
+        degenerate = match chunk_step(&plan) {
+            Some(step) => {
+                let states = chunked_states(ptr, &plan, r, step);
+                // SAFETY: `out` is the plan's whole output, written here only.
+                unsafe { finish_into(&plan, r, &states, 0, out.as_mut_ptr()) }
+            }
+            None => by_outputs(ptr, &plan, r, &mut out),
+        };
     }
     let values = ArrayD::from_shape_vec(IxDyn(&plan.out_shape), out)
         .expect("output length matches its shape");

@@ -6,17 +6,24 @@ use crate::kernels::{Reducer, COL_TILE, ROW_BLOCK};
 
 /// Values gathered per kernel call by [`Strategy::Gather`].
 const GATHER: usize = 1024;
+/// Lanes at most this long, one per output, are reduced across outputs
+/// ([`Walker::short_lanes`]): lane set-up and folding would cost more than
+/// the values.
+pub(crate) const SHORT_LANE: usize = 16;
+/// Outputs transposed together by [`Walker::short_lanes`].
+const SHORT_TILE: usize = 256;
 
 /// Mixed-radix counter over `dims` (outermost first) that tracks the offset.
-struct Odometer<'a> {
+pub(crate) struct Odometer<'a> {
     dims: &'a [Dim],
     idx: Vec<usize>,
-    offset: isize,
+    /// Offset of the current index.
+    pub offset: isize,
 }
 
 impl<'a> Odometer<'a> {
     /// Positioned at flat (C-order) index `start` of `dims`.
-    fn new(dims: &'a [Dim], base: isize, start: usize) -> Self {
+    pub fn new(dims: &'a [Dim], base: isize, start: usize) -> Self {
         let mut idx = vec![0; dims.len()];
         let mut rest = start;
         let mut offset = base;
@@ -33,7 +40,7 @@ impl<'a> Odometer<'a> {
 
     /// Moves to the next index (wrapping past the end).
     #[inline]
-    fn advance(&mut self) {
+    pub fn advance(&mut self) {
         for k in (0..self.dims.len()).rev() {
             let d = self.dims[k];
             self.idx[k] += 1;
@@ -125,6 +132,11 @@ impl<'a, E: Element> Walker<'a, E> {
         if self.plan.strategy() == Strategy::Rows {
             return self.rows(r, states, start);
         }
+        if let [lane] = self.plan.reduced[..] {
+            if lane.stride == 1 && lane.len <= SHORT_LANE && states.len() > 1 {
+                return self.short_lanes(r, states, start, lane);
+            }
+        }
         self.for_each_run(
             start,
             states.len(),
@@ -177,6 +189,33 @@ impl<'a, E: Element> Walker<'a, E> {
                 },
             );
             odo.advance();
+        }
+    }
+
+    /// Many outputs, each one short lane (`(100000, 10)` along axis 1):
+    /// tiles of outputs are transposed into a scratch block whose row `l`
+    /// holds value `l` of every output of the tile, and the block goes
+    /// through the rows kernel, vectorised across outputs.
+    #[inline(always)]
+    fn short_lanes<R: Reducer<E>>(&self, r: &R, states: &mut [R::State], start: usize, lane: Dim) {
+        let kept: Vec<Dim> = self.plan.kept.iter().map(|k| k.dim).collect();
+        let mut odo = Odometer::new(&kept, self.plan.base, start);
+        let len = lane.len;
+        let mut block = vec![E::default(); len * SHORT_TILE.min(states.len())];
+        for tile in states.chunks_mut(SHORT_TILE) {
+            let w = tile.len();
+            for k in 0..w {
+                let x = self.slice(odo.offset, len);
+                for l in 0..len {
+                    block[l * w + k] = x[l];
+                }
+                odo.advance();
+            }
+            let mut rows: [&[E]; SHORT_LANE] = [&[]; SHORT_LANE];
+            for (row, vals) in rows.iter_mut().zip(block[..len * w].chunks_exact(w)) {
+                *row = vals;
+            }
+            r.push_rows(tile, &rows[..len]);
         }
     }
 
