@@ -41,8 +41,6 @@ __all__ = [
     "apply_where",
     "with_dtype",
     "fast_axes",
-    "FAST_SUM",
-    "FAST_INEXACT",
     "FAST_REAL",
     "finish_ufunc",
     "finish_order",
@@ -253,8 +251,6 @@ def index_axis(axis: Any, ndim: int) -> int | None:
 #: ``long`` (the primitives answer ``int64`` with the type char of ``long``)
 #: and native from byte-swapped.  Equal but distinct descriptors simply take
 #: the general path.
-FAST_SUM: Final = frozenset(id(np.dtype(c)) for c in "?bhilBHILefdFD")
-FAST_INEXACT: Final = frozenset(id(np.dtype(c)) for c in "efdFD")
 FAST_REAL: Final = frozenset(id(np.dtype(c)) for c in "?bhilBHILefd")
 
 

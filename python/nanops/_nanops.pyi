@@ -125,3 +125,32 @@ def nanmedian(
     is NumPy's, bit for bit, but does not overflow (``[1.7e308, 1.7e308]`` ->
     1.7e308). Complex input raises ``TypeError``.
     """
+
+# --- fast entry points ------------------------------------------------------
+# The common call checked and computed in one step. ``a`` and ``axis`` are the
+# caller's, unchecked: when ``a`` is a base-class, aligned, native-byte-order
+# ndarray of a primitive dtype (``int64`` as ``long``, not ``long long``; mean,
+# var and std: floats and complex only) with at most 32 dimensions, and
+# ``axis`` is ``None`` or an in-range ``int`` (not a bool or NumPy integer),
+# the result is returned, a 0-d one as a NumPy scalar; otherwise
+# ``NotImplemented``, and the caller takes its general path.
+# ``fast_nanextremum`` and ``fast_nanarg`` also answer ``NotImplemented`` for
+# a zero-size ``a`` (NumPy's errors come from the general path).
+
+def fast_nansum(a: object, axis: object) -> object:
+    """``nansum`` of the fast path, or ``NotImplemented``."""
+
+def fast_nanprod(a: object, axis: object) -> object:
+    """``nanprod`` of the fast path, or ``NotImplemented``."""
+
+def fast_nanmean(a: object, axis: object) -> object:
+    """``(mean, any slice empty)``, or ``NotImplemented``."""
+
+def fast_nanvar(a: object, axis: object, ddof: float, std: bool) -> object:
+    """``(variance or std, any slice with count - ddof <= 0)``, or ``NotImplemented``."""
+
+def fast_nanextremum(a: object, axis: object, max: bool) -> object:
+    """``(min or max, any slice all-NaN)``, or ``NotImplemented``."""
+
+def fast_nanarg(a: object, axis: object, max: bool) -> object:
+    """Index of the first min or max (``ValueError`` for an all-NaN slice), or ``NotImplemented``."""

@@ -17,8 +17,6 @@ import numpy as np
 from . import _nanops
 from ._args import (
     F64,
-    FAST_INEXACT,
-    FAST_SUM,
     INTP,
     PRECISION,
     SUM_DTYPE,
@@ -28,7 +26,6 @@ from ._args import (
     as_ndarray,
     check_out,
     dispatch_free,
-    fast_axes,
     finish_ufunc,
     index_axis,
     keepdims_flag,
@@ -230,10 +227,9 @@ def nansum(
         and initial is NoValue
         and where is NoValue
     ):
-        axes = fast_axes(a, axis, FAST_SUM)
-        if axes is not None:
-            res = _nanops.nansum(a, axes)
-            return res[()] if res.ndim == 0 else res
+        res = _nanops.fast_nansum(a, axis)
+        if res is not NotImplemented:
+            return res
     try:
         return _sum_prod(
             _nanops.nansum, np.add, a, axis, dtype, out, keepdims, initial, where
@@ -277,10 +273,9 @@ def nanprod(
         and initial is NoValue
         and where is NoValue
     ):
-        axes = fast_axes(a, axis, FAST_SUM)
-        if axes is not None:
-            res = _nanops.nanprod(a, axes)
-            return res[()] if res.ndim == 0 else res
+        res = _nanops.fast_nanprod(a, axis)
+        if res is not NotImplemented:
+            return res
     try:
         return _sum_prod(
             _nanops.nanprod,
@@ -372,12 +367,12 @@ def nanmean(
     np.float64(2.6666666666666665)
     """
     if dtype is None and out is None and keepdims is NoValue and where is NoValue:
-        axes = fast_axes(a, axis, FAST_INEXACT)
-        if axes is not None:
-            res, empty = _nanops.nanmean(a, axes)
+        fast = _nanops.fast_nanmean(a, axis)
+        if fast is not NotImplemented:
+            res, empty = fast
             if empty:
                 warn(_MSG_EMPTY_MEAN, 2)
-            return res[()] if res.ndim == 0 else res
+            return res
     try:
         return _mean(a, axis, dtype, out, keepdims, where)
     except Delegate:
@@ -530,12 +525,12 @@ def _var_entry(
         and correction is NoValue
         and (type(ddof) is int or type(ddof) is float)
     ):
-        axes = fast_axes(a, axis, FAST_INEXACT)
-        if axes is not None:
-            res, bad = _nanops.nanvar(a, axes, float(ddof), std)
+        fast = _nanops.fast_nanvar(a, axis, float(ddof), std)
+        if fast is not NotImplemented:
+            res, bad = fast
             if bad and ddof == ddof:  # a NaN ddof: NaN, no warning (NumPy)
                 warn(_MSG_DOF, 3)
-            return res[()] if res.ndim == 0 else res
+            return res
     try:
         return _var(a, axis, dtype, out, ddof, keepdims, where, mean, correction, std)
     except Delegate:
@@ -708,12 +703,12 @@ def nanmin(
     array([1., 4.])
     """
     if out is None and keepdims is NoValue and initial is NoValue and where is NoValue:
-        axes = fast_axes(a, axis, FAST_SUM)
-        if axes is not None and a.size:
-            res, all_nan = _nanops.nanmin(a, axes)
+        fast = _nanops.fast_nanextremum(a, axis, False)
+        if fast is not NotImplemented:
+            res, all_nan = fast
             if all_nan:
                 warn(_MSG_ALL_NAN, 2)
-            return res[()] if res.ndim == 0 else res
+            return res
     try:
         return _extremum(
             _nanops.nanmin, np.fmin, a, axis, out, keepdims, initial, where
@@ -744,12 +739,12 @@ def nanmax(
     array([1., 4.])
     """
     if out is None and keepdims is NoValue and initial is NoValue and where is NoValue:
-        axes = fast_axes(a, axis, FAST_SUM)
-        if axes is not None and a.size:
-            res, all_nan = _nanops.nanmax(a, axes)
+        fast = _nanops.fast_nanextremum(a, axis, True)
+        if fast is not NotImplemented:
+            res, all_nan = fast
             if all_nan:
                 warn(_MSG_ALL_NAN, 2)
-            return res[()] if res.ndim == 0 else res
+            return res
     try:
         return _extremum(
             _nanops.nanmax, np.fmax, a, axis, out, keepdims, initial, where
@@ -806,6 +801,10 @@ def nanargmin(a, axis=None, out=None, *, keepdims=NoValue):
     >>> nanops.nanargmin(np.array([[np.nan, 4.0], [2.0, 3.0]]), axis=0)
     array([1, 1])
     """
+    if out is None and keepdims is NoValue:
+        res = _nanops.fast_nanarg(a, axis, False)
+        if res is not NotImplemented:
+            return res
     try:
         return _arg_extremum(_nanops.nanargmin, a, axis, out, keepdims)
     except Delegate:
@@ -824,6 +823,10 @@ def nanargmax(a, axis=None, out=None, *, keepdims=NoValue):
     >>> nanops.nanargmax(np.array([[np.nan, 4.0], [5.0, 3.0]]), axis=1)
     array([1, 0])
     """
+    if out is None and keepdims is NoValue:
+        res = _nanops.fast_nanarg(a, axis, True)
+        if res is not NotImplemented:
+            return res
     try:
         return _arg_extremum(_nanops.nanargmax, a, axis, out, keepdims)
     except Delegate:

@@ -1,5 +1,7 @@
 //! From a NumPy array of any supported dtype to a typed ndarray view.
 
+use crate::errors::KEEP_GIL_BELOW;
+use ndarray::ArrayViewD;
 use numpy::{
     PyArrayDyn, PyArrayMethods, PyReadonlyArrayDyn, PyUntypedArray, PyUntypedArrayMethods,
 };
@@ -21,19 +23,68 @@ pub fn check_ndim(ndim: usize) -> PyResult<()> {
     Ok(())
 }
 
+/// `x` as a NumPy scalar of its dtype (`numpy.float64(x)`, …), made by
+/// NumPy's `PyArray_Scalar` without a 0-d array in between.
+pub fn numpy_scalar<'py, T: numpy::Element>(py: Python<'py>, x: &T) -> PyResult<Bound<'py, PyAny>> {
+    use numpy::PyArrayDescrMethods;
+    let descr = numpy::dtype::<T>(py);
+    // SAFETY: `x` is a valid value of the dtype `descr` describes (the
+    // `numpy::Element` contract); `PyArray_Scalar` copies it and returns a
+    // new reference (or NULL with an exception set: a `MemoryError`).
+    unsafe {
+        let obj = numpy::npyffi::PY_ARRAY_API.PyArray_Scalar(
+            py,
+            (x as *const T).cast_mut().cast(),
+            descr.as_dtype_ptr(),
+            std::ptr::null_mut(),
+        );
+        Bound::from_owned_ptr_or_err(py, obj)
+    }
+}
+
 /// The element types the bindings accept (NumPy dtype ↔ Rust type).
 pub trait PyElement: nanops::Element + numpy::Element {}
 impl<T: nanops::Element + numpy::Element> PyElement for T {}
 
+/// A read-only typed borrow of an input array (see [`readonly`]).
+pub enum Borrowed<'py, E: PyElement> {
+    /// Registered with the `numpy` crate's dynamic borrow checker.
+    Checked(PyReadonlyArrayDyn<'py, E>),
+    /// A small input read while the GIL is held (see [`readonly`]).
+    Held(Bound<'py, PyArrayDyn<E>>),
+}
+
+impl<E: PyElement> Borrowed<'_, E> {
+    /// The array as an `ndarray` view.
+    pub fn as_array(&self) -> ArrayViewD<'_, E> {
+        match self {
+            Borrowed::Checked(ro) => ro.as_array(),
+            // SAFETY: see `readonly`: nothing writes the array while the
+            // view lives (this thread holds the GIL and nanops never borrows
+            // an array mutably).
+            Borrowed::Held(a) => unsafe { a.as_array() },
+        }
+    }
+}
+
 /// Borrows `a` as a read-only typed array.
-pub fn readonly<'py, E: PyElement>(
-    a: &Bound<'py, PyUntypedArray>,
-) -> PyResult<PyReadonlyArrayDyn<'py, E>> {
+///
+/// Inputs the core reduces with the GIL held (fewer than
+/// [`KEEP_GIL_BELOW`] elements) skip the `numpy` crate's dynamic borrow
+/// registration, about 100 ns of a one-microsecond call: while this thread
+/// holds the GIL no Python code runs, and nanops never takes a mutable
+/// borrow, so the only writer the check could catch is native code running
+/// without the GIL, which NumPy's own functions do not guard against either.
+/// Larger inputs are registered, since the GIL is released while they are read.
+pub fn readonly<'py, E: PyElement>(a: &Bound<'py, PyUntypedArray>) -> PyResult<Borrowed<'py, E>> {
     let arr = a
         .cast::<PyArrayDyn<E>>()
         .map_err(|_| PyTypeError::new_err(format!("unsupported array dtype {}", a.dtype())))?;
     check_ndim(a.ndim())?;
-    Ok(arr.try_readonly()?)
+    if a.len() < KEEP_GIL_BELOW {
+        return Ok(Borrowed::Held(arr.clone()));
+    }
+    Ok(Borrowed::Checked(arr.try_readonly()?))
 }
 
 /// Calls the generic function `$f::<E>($a, args…)` for the element type `E`

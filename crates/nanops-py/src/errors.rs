@@ -29,7 +29,7 @@ fn axis_error(py: Python<'_>, msg: String) -> PyErr {
 
 /// Inputs below this many elements keep the GIL: releasing and retaking it
 /// costs more than reducing them (about a microsecond's work).
-const KEEP_GIL_BELOW: usize = 1 << 15;
+pub const KEEP_GIL_BELOW: usize = 1 << 15;
 
 /// Runs `f` over an input of `len` elements, with the GIL released unless the
 /// input is tiny; a panic becomes a `RuntimeError`, never an abort or a

@@ -10,20 +10,28 @@ use pyo3::prelude::*;
 type Out<'py> = PyResult<Bound<'py, PyAny>>;
 type Flagged<'py> = PyResult<(Bound<'py, PyAny>, bool)>;
 
-fn to_py<'py, T: numpy::Element>(py: Python<'py>, a: ArrayD<T>) -> Bound<'py, PyAny> {
-    PyArray::from_owned_array(py, a).into_any()
+/// The result as a new array, or as a NumPy scalar when it is 0-d and the
+/// caller asked for one (`scalar`: the fast entry points of `fast.rs`).
+fn to_py<'py, T: numpy::Element>(py: Python<'py>, a: ArrayD<T>, scalar: bool) -> Out<'py> {
+    if scalar && a.ndim() == 0 {
+        if let Some(x) = a.first() {
+            return crate::dispatch::numpy_scalar(py, x);
+        }
+    }
+    Ok(PyArray::from_owned_array(py, a).into_any())
 }
 
-fn flagged<'py, T: numpy::Element>(py: Python<'py>, r: Report<T>) -> (Bound<'py, PyAny>, bool) {
-    (to_py(py, r.values), r.degenerate > 0)
+fn flagged<'py, T: numpy::Element>(py: Python<'py>, r: Report<T>, scalar: bool) -> Flagged<'py> {
+    Ok((to_py(py, r.values, scalar)?, r.degenerate > 0))
 }
 
 /// Defines `$name_impl::<E>` running `$call(&view, axes)` and returning the array.
 macro_rules! plain {
     ($impl_name:ident, $call:path, $out:ident) => {
-        fn $impl_name<'py, E: PyElement>(
+        pub(crate) fn $impl_name<'py, E: PyElement>(
             a: &Bound<'py, PyUntypedArray>,
             axes: Vec<usize>,
+            scalar: bool,
         ) -> Out<'py>
         where
             E::$out: numpy::Element,
@@ -31,7 +39,7 @@ macro_rules! plain {
             let ro = readonly::<E>(a)?;
             let v = ro.as_array();
             let r = guard(a.py(), a.len(), || $call(&v, Axes::from(axes)))?;
-            Ok(to_py(a.py(), r))
+            to_py(a.py(), r, scalar)
         }
     };
 }
@@ -42,10 +50,14 @@ fn count_impl<'py, E: PyElement>(a: &Bound<'py, PyUntypedArray>, axes: Vec<usize
     let ro = readonly::<E>(a)?;
     let v = ro.as_array();
     let r = guard(a.py(), a.len(), || nanops::nancount(&v, Axes::from(axes)))?;
-    Ok(to_py(a.py(), r.mapv(|c| c as i64)))
+    to_py(a.py(), r.mapv(|c| c as i64), false)
 }
 
-fn mean_impl<'py, E: PyElement>(a: &Bound<'py, PyUntypedArray>, axes: Vec<usize>) -> Flagged<'py>
+pub(crate) fn mean_impl<'py, E: PyElement>(
+    a: &Bound<'py, PyUntypedArray>,
+    axes: Vec<usize>,
+    scalar: bool,
+) -> Flagged<'py>
 where
     E::Mean: numpy::Element,
 {
@@ -54,14 +66,15 @@ where
     let r = guard(a.py(), a.len(), || {
         nanops::nanmean_report(&v, Axes::from(axes))
     })?;
-    Ok(flagged(a.py(), r))
+    flagged(a.py(), r, scalar)
 }
 
-fn var_impl<'py, E: PyElement>(
+pub(crate) fn var_impl<'py, E: PyElement>(
     a: &Bound<'py, PyUntypedArray>,
     axes: Vec<usize>,
     ddof: f64,
     std: bool,
+    scalar: bool,
 ) -> Flagged<'py>
 where
     E::Var: numpy::Element,
@@ -75,13 +88,14 @@ where
             nanops::nanvar_report(&v, Axes::from(axes), ddof)
         }
     })?;
-    Ok(flagged(a.py(), r))
+    flagged(a.py(), r, scalar)
 }
 
-fn extremum_impl<'py, E: PyElement>(
+pub(crate) fn extremum_impl<'py, E: PyElement>(
     a: &Bound<'py, PyUntypedArray>,
     axes: Vec<usize>,
     max: bool,
+    scalar: bool,
 ) -> Flagged<'py> {
     let ro = readonly::<E>(a)?;
     let v = ro.as_array();
@@ -92,13 +106,14 @@ fn extremum_impl<'py, E: PyElement>(
             nanops::nanmin_report(&v, Axes::from(axes))
         }
     })?;
-    Ok(flagged(a.py(), r))
+    flagged(a.py(), r, scalar)
 }
 
-fn arg_impl<'py, E: PyElement>(
+pub(crate) fn arg_impl<'py, E: PyElement>(
     a: &Bound<'py, PyUntypedArray>,
     axis: Option<isize>,
     max: bool,
+    scalar: bool,
 ) -> Out<'py> {
     let ro = readonly::<E>(a)?;
     let v = ro.as_array();
@@ -109,7 +124,7 @@ fn arg_impl<'py, E: PyElement>(
             nanops::nanargmin(&v, axis)
         }
     })?;
-    Ok(to_py(a.py(), r.mapv(|i| i as i64)))
+    to_py(a.py(), r.mapv(|i| i as i64), scalar)
 }
 
 fn cumulative_impl<'py, E: PyElement>(
@@ -129,19 +144,19 @@ where
             nanops::nancumsum(&v, axis)
         }
     })?;
-    Ok(to_py(a.py(), r))
+    to_py(a.py(), r, false)
 }
 
 /// Sum of non-NaN values.
 #[pyfunction]
 fn nansum<'py>(a: &Bound<'py, PyUntypedArray>, axes: Vec<usize>) -> Out<'py> {
-    dispatch_all!(a, sum_impl(axes))
+    dispatch_all!(a, sum_impl(axes, false))
 }
 
 /// Product of non-NaN values.
 #[pyfunction]
 fn nanprod<'py>(a: &Bound<'py, PyUntypedArray>, axes: Vec<usize>) -> Out<'py> {
-    dispatch_all!(a, prod_impl(axes))
+    dispatch_all!(a, prod_impl(axes, false))
 }
 
 /// Number of non-NaN values.
@@ -153,7 +168,7 @@ fn nancount<'py>(a: &Bound<'py, PyUntypedArray>, axes: Vec<usize>) -> Out<'py> {
 /// Mean of non-NaN values, and whether a slice was empty.
 #[pyfunction]
 fn nanmean<'py>(a: &Bound<'py, PyUntypedArray>, axes: Vec<usize>) -> Flagged<'py> {
-    dispatch_all!(a, mean_impl(axes))
+    dispatch_all!(a, mean_impl(axes, false))
 }
 
 /// Variance (or standard deviation) of non-NaN values, and whether a slice had `count - ddof <= 0`.
@@ -164,33 +179,33 @@ fn nanvar<'py>(
     ddof: f64,
     std: bool,
 ) -> Flagged<'py> {
-    dispatch_all!(a, var_impl(axes, ddof, std))
+    dispatch_all!(a, var_impl(axes, ddof, std, false))
 }
 
 /// Minimum ignoring NaN, and whether a slice was all-NaN.
 #[pyfunction]
 fn nanmin<'py>(a: &Bound<'py, PyUntypedArray>, axes: Vec<usize>) -> Flagged<'py> {
-    dispatch_all!(a, extremum_impl(axes, false))
+    dispatch_all!(a, extremum_impl(axes, false, false))
 }
 
 /// Maximum ignoring NaN, and whether a slice was all-NaN.
 #[pyfunction]
 fn nanmax<'py>(a: &Bound<'py, PyUntypedArray>, axes: Vec<usize>) -> Flagged<'py> {
-    dispatch_all!(a, extremum_impl(axes, true))
+    dispatch_all!(a, extremum_impl(axes, true, false))
 }
 
 /// Index of the first minimum ignoring NaN.
 #[pyfunction]
 #[pyo3(signature = (a, axis))]
 fn nanargmin<'py>(a: &Bound<'py, PyUntypedArray>, axis: Option<isize>) -> Out<'py> {
-    dispatch_all!(a, arg_impl(axis, false))
+    dispatch_all!(a, arg_impl(axis, false, false))
 }
 
 /// Index of the first maximum ignoring NaN.
 #[pyfunction]
 #[pyo3(signature = (a, axis))]
 fn nanargmax<'py>(a: &Bound<'py, PyUntypedArray>, axis: Option<isize>) -> Out<'py> {
-    dispatch_all!(a, arg_impl(axis, true))
+    dispatch_all!(a, arg_impl(axis, true, false))
 }
 
 /// Cumulative sum, NaN as zero.

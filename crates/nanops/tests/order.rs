@@ -110,6 +110,86 @@ fn long_lane_medians_are_exact_for_any_distribution() {
     }
 }
 
+/// Quantiles of one long lane are bracketed from a sample (no copy of the
+/// lane); they must equal the copying kernel's, bit for bit, for every
+/// method, several `q` at once (more brackets than one pass takes, too),
+/// ties, NaN and infinities.
+#[test]
+fn long_lane_quantiles_equal_the_copying_kernel() {
+    use nanops::select::{quantiles_in_place, QuantileScratch};
+    let n = 1 << 19;
+    let mut x = 0x853c_49e6_748f_ea9bu64;
+    let mut rand = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        (x >> 11) as f64 / (1u64 << 53) as f64
+    };
+    let cases: Vec<(&str, Vec<f64>)> = vec![
+        ("uniform", (0..n + 3).map(|_| rand()).collect()),
+        (
+            "nan and inf",
+            (0..n)
+                .map(|_| match rand() {
+                    u if u < 0.1 => f64::NAN,
+                    u if u < 0.12 => f64::INFINITY,
+                    u if u > 0.99 => f64::NEG_INFINITY,
+                    u => u,
+                })
+                .collect(),
+        ),
+        ("ties", (0..n).map(|_| (rand() * 5.0).floor()).collect()),
+        ("sorted", (0..n).map(|i| i as f64).collect()),
+        ("all nan", vec![f64::NAN; n]),
+    ];
+    let qsets: [&[f64]; 5] = [
+        &[0.5],
+        &[0.1, 0.5, 0.9],
+        &[0.0, 1.0, 0.5],
+        &[0.9, 0.001, 0.25, 0.75, 0.999],
+        &[0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0],
+    ];
+    let methods = [
+        QuantileMethod::Linear,
+        QuantileMethod::Lower,
+        QuantileMethod::Nearest,
+        QuantileMethod::InvertedCdf,
+        QuantileMethod::AveragedInvertedCdf,
+        QuantileMethod::MedianUnbiased,
+        QuantileMethod::Midpoint,
+    ];
+    let mut scratch = QuantileScratch::new();
+    for (name, v) in &cases {
+        let a = Array1::from(v.clone());
+        let valid: Vec<f64> = v.iter().copied().filter(|x| !x.is_nan()).collect();
+        for q in qsets {
+            for method in methods {
+                let got = nanops::nanquantile(&a, q, 0, method).unwrap();
+                let mut want = vec![0.0; q.len()];
+                quantiles_in_place(&mut valid.clone(), q, method, &mut scratch, &mut want);
+                for (g, w) in got.iter().zip(&want) {
+                    assert!(
+                        g.to_bits() == w.to_bits() || (g.is_nan() && w.is_nan()),
+                        "{name} {method:?} q={q:?}: {got} vs {want:?}"
+                    );
+                }
+                let prop = nanops::quantile(&a, q, 0, method).unwrap();
+                let has_nan = valid.len() < v.len();
+                for (g, w) in prop.iter().zip(&want) {
+                    assert!(
+                        if has_nan {
+                            g.is_nan()
+                        } else {
+                            g.to_bits() == w.to_bits()
+                        },
+                        "{name} {method:?} q={q:?} (propagating)"
+                    );
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn quantile_errors_are_typed() {
     let a = Array1::from(vec![1.0, 2.0]);

@@ -7,12 +7,13 @@
 //! run in parallel, each task with its own scratch buffer; the input is never
 //! modified.
 
-use super::bracket::{bracket_median, Scan, MIN_BRACKET_LANE};
+use super::bracket::{sample_lane, select_bracketed, Scan, MIN_BRACKET_LANE};
 use crate::axes::Axes;
 use crate::element::Element;
 use crate::error::{ensure_memory, Error, Result};
 use crate::par::{SendPtr, MIN_TASK};
 use crate::plan::{Plan, Walker};
+use crate::select::{finish_picks, plan_picks};
 use crate::select::{
     median_in_place, quantiles_in_place_with, weighted_quantiles_with, QDtype, QuantileMethod,
     QuantileScratch, SelectFloat, WeightedQuantileError,
@@ -180,6 +181,60 @@ fn lane_stat<T, R>(
     }
 }
 
+/// The statistic of a single long lane by [`select_bracketed`] (no copy of
+/// the lane); `None` when a bracket missed.
+fn bracketed<E, R>(
+    walker: &Walker<'_, E>,
+    plan: &Plan,
+    lane: usize,
+    stat: Stat<'_>,
+    opts: &QuantileOptions<'_>,
+) -> Option<Report<R>>
+where
+    E: QuantileElement,
+    R: SelectFloat + From<E::Value> + Default,
+{
+    let nq = match stat {
+        Stat::Median => 1,
+        Stat::Quantiles(q) => q.len(),
+    };
+    let mut out = vec![R::default(); nq];
+    let mut degenerate = 0;
+    match sample_lane(walker, 0, lane, opts.ignore_nan) {
+        Scan::Empty => {
+            out.fill(R::NAN);
+            degenerate = 1;
+        }
+        Scan::Nan => out.fill(R::NAN),
+        Scan::Sampled { n, sample } => match stat {
+            Stat::Median => {
+                let ranks = if n % 2 == 1 {
+                    vec![n / 2]
+                } else {
+                    vec![n / 2 - 1, n / 2]
+                };
+                let v = select_bracketed(walker, 0, n, &sample, &ranks)?;
+                let m = match v[..] {
+                    [a, b] => E::Value::mean_of_two(a, b),
+                    _ => v[0],
+                };
+                out[0] = R::from(m);
+            }
+            Stat::Quantiles(q) => {
+                let mut scratch = QuantileScratch::new();
+                plan_picks(n, q, opts.method, opts.q_dtype, &mut scratch);
+                let ranks = &scratch.ranks;
+                let v = select_bracketed(walker, 0, n, &sample, ranks)?;
+                let value = |r: usize| ranks.binary_search(&r).ok().map(|i| v[i]);
+                finish_picks(&scratch.picks, value, &mut out);
+            }
+        },
+    }
+    let with_q_axis = matches!(stat, Stat::Quantiles(_));
+    let values = scatter(out, nq, &plan.out_offsets(), &plan.out_shape, with_q_axis);
+    Some(Report { values, degenerate })
+}
+
 fn unweighted<E, R>(
     view: &ArrayViewD<'_, E>,
     axes: &[usize],
@@ -196,18 +251,11 @@ where
     };
     let plan = Plan::new(view.shape(), view.strides(), axes);
     let (n_out, lane) = (plan.out_len(), plan.reduce_len());
-    if matches!(stat, Stat::Median) && n_out == 1 && lane >= MIN_BRACKET_LANE {
+    if n_out == 1 && lane >= MIN_BRACKET_LANE {
         // SAFETY: `plan` was made from `view`.
         let walker = unsafe { Walker::new(view.as_ptr(), &plan) };
-        let (value, degenerate) = match bracket_median(&walker, 0, lane, opts.ignore_nan) {
-            Scan::Empty => (Some(R::NAN), 1),
-            Scan::Nan => (Some(R::NAN), 0),
-            Scan::Median(m) => (Some(R::from(m)), 0),
-            Scan::Fallback => (None, 0),
-        };
-        if let Some(v) = value {
-            let values = scatter(vec![v], 1, &plan.out_offsets(), &plan.out_shape, false);
-            return Ok(Report { values, degenerate });
+        if let Some(report) = bracketed::<E, R>(&walker, &plan, lane, stat, opts) {
+            return Ok(report);
         }
     }
     // Each task copies a whole lane (the bracket above copies none).

@@ -177,6 +177,15 @@ fn run<E: Element, R: Reducer<E>>(
     );
 }
 
+/// [`Reducer::push_slice`] of one slice, compiled for the best instruction set.
+#[inline(never)]
+fn run_slice<E: Element, R: Reducer<E>>(r: &R, st: &mut R::State, xs: &[E]) {
+    E::dispatch(
+        #[inline(always)]
+        || r.push_slice(st, xs),
+    );
+}
+
 /// A raw pointer that may cross threads (the data behind it is `Sync`).
 #[derive(Clone, Copy)]
 pub(crate) struct SendPtr<E>(pub *const E);
@@ -202,6 +211,17 @@ pub(crate) fn reduce<E: Element, R: Reducer<E>>(
     axes: &[usize],
     r: &R,
 ) -> (ArrayD<R::Output>, usize) {
+    if axes.len() == view.ndim() && view.len() < 2 * CHUNK {
+        if let Some(xs) = view.as_slice_memory_order() {
+            // A small contiguous array reduced whole: the plan would be one
+            // lane over `xs` in memory order, so the state is the same, bit
+            // for bit, without planning.
+            let mut st = r.init();
+            run_slice(r, &mut st, xs);
+            let value = ArrayD::from_elem(IxDyn(&[]), r.finish(&st));
+            return (value, r.degenerate(&st) as usize);
+        }
+    }
     let plan = Plan::new(view.shape(), view.strides(), axes);
     let n_out = plan.out_len();
     let mut out = vec![R::Output::default(); n_out];

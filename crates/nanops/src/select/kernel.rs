@@ -3,6 +3,7 @@
 
 use super::float::{ascending, contains_nan, SelectFloat};
 use super::method::QuantileMethod;
+use super::nth::select_nth;
 use super::rank::{pick, Pick, QDtype};
 
 /// Slices this short are sorted outright (measured: selection does not pay below ~32).
@@ -130,10 +131,30 @@ pub fn quantiles_in_place_with<T, R>(
         out.iter_mut().for_each(|slot| *slot = R::NAN);
         return;
     }
-    let n = values.len();
+    plan_picks(
+        values.len(),
+        &qs[..qs.len().min(out.len())],
+        method,
+        q_dtype,
+        scratch,
+    );
+    select_ranks(values, 0, &scratch.ranks);
+    finish_picks(&scratch.picks, |rank| values.get(rank).copied(), out);
+}
+
+/// Plans the quantiles `qs` of `n` values: one [`Pick`] per `q` in
+/// `scratch.picks`, and the ranks they read, sorted and distinct, in
+/// `scratch.ranks`.
+pub(crate) fn plan_picks(
+    n: usize,
+    qs: &[f64],
+    method: QuantileMethod,
+    q_dtype: QDtype,
+    scratch: &mut QuantileScratch,
+) {
     scratch.picks.clear();
     scratch.ranks.clear();
-    for &q in qs.iter().take(out.len()) {
+    for &q in qs {
         let wanted = pick(n, q, method, q_dtype);
         match wanted {
             Pick::Nan => {}
@@ -149,19 +170,26 @@ pub fn quantiles_in_place_with<T, R>(
     }
     scratch.ranks.sort_unstable();
     scratch.ranks.dedup();
-    select_ranks(values, 0, &scratch.ranks);
+}
 
-    for (slot, wanted) in out.iter_mut().zip(&scratch.picks) {
+/// The quantiles of planned `picks` (see [`plan_picks`]), reading the
+/// order statistic of each rank through `value` (`None`: NaN).
+pub(crate) fn finish_picks<T, R>(picks: &[Pick], value: impl Fn(usize) -> Option<T>, out: &mut [R])
+where
+    T: SelectFloat,
+    R: SelectFloat + From<T>,
+{
+    for (slot, wanted) in out.iter_mut().zip(picks) {
         *slot = match *wanted {
             Pick::Nan => R::NAN,
-            Pick::Take(rank) => values.get(rank).map_or(R::NAN, |&v| R::from(v)),
+            Pick::Take(rank) => value(rank).map_or(R::NAN, R::from),
             Pick::Lerp {
                 lo,
                 hi,
                 gamma,
                 one_minus_gamma,
-            } => match (values.get(lo), values.get(hi)) {
-                (Some(&a), Some(&b)) => lerp(a, b, gamma, one_minus_gamma),
+            } => match (value(lo), value(hi)) {
+                (Some(a), Some(b)) => lerp(a, b, gamma, one_minus_gamma),
                 _ => R::NAN,
             },
         };
@@ -209,10 +237,10 @@ pub fn median_in_place<T: SelectFloat>(values: &mut [T]) -> T {
     }
     let middle = n / 2;
     if n % 2 == 1 {
-        let (_, median, _) = values.select_nth_unstable_by(middle, ascending);
+        let (_, median, _) = select_nth(values, middle);
         return *median;
     }
-    let (_, lower_middle, right) = values.select_nth_unstable_by(middle - 1, ascending);
+    let (_, lower_middle, right) = select_nth(values, middle - 1);
     let lower_middle = *lower_middle;
     match right
         .iter()
@@ -233,7 +261,7 @@ pub fn median_in_place<T: SelectFloat>(values: &mut [T]) -> T {
 /// two sides with the ranks that fall there, so every level of the recursion partitions
 /// disjoint sub-slices (`O(n log k)` for `k` ranks, not `O(n k)`). A wanted neighbour rank
 /// `r ± 1` is found by a linear min/max scan of the side instead of another selection.
-pub(super) fn select_ranks<T: SelectFloat>(values: &mut [T], offset: usize, ranks: &[usize]) {
+pub(crate) fn select_ranks<T: SelectFloat>(values: &mut [T], offset: usize, ranks: &[usize]) {
     // Ranks outside the slice would be a caller bug; ignore them rather than panic.
     let len = values.len();
     let ranks = match ranks.iter().position(|&r| r >= offset + len) {
@@ -254,7 +282,7 @@ pub(super) fn select_ranks<T: SelectFloat>(values: &mut [T], offset: usize, rank
 
     let middle = ranks.len() / 2;
     let pivot = ranks[middle] - offset;
-    let (left, _, right) = values.select_nth_unstable_by(pivot, ascending);
+    let (left, _, right) = select_nth(values, pivot);
 
     let mut left_ranks = &ranks[..middle];
     let mut left = left;

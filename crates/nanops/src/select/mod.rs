@@ -57,6 +57,7 @@
 mod float;
 mod kernel;
 mod method;
+mod nth;
 mod rank;
 mod weighted;
 
@@ -71,6 +72,7 @@ mod reference;
 mod tests;
 
 pub use float::SelectFloat;
+pub(crate) use kernel::{finish_picks, plan_picks, select_ranks};
 pub use kernel::{median_in_place, quantiles_in_place, quantiles_in_place_with, QuantileScratch};
 pub use method::{QuantileMethod, UnknownQuantileMethod};
 pub use rank::QDtype;

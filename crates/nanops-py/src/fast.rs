@@ -1,0 +1,219 @@
+//! Fast entry points: the common call (`nanops.nansum(a)`, `axis=k`) checked
+//! and computed in one step.
+//!
+//! Each `fast_*` function takes the caller's `a` and `axis` as they are. When
+//! `a` is a base-class, aligned, native-byte-order ndarray of a kernel dtype
+//! (at most [`MAX_NDIM`] dimensions) and `axis` is `None` or an in-range
+//! `int`, it returns the result, a 0-d result as a NumPy scalar; otherwise it
+//! returns `NotImplemented` and the Python layer takes its general path. The
+//! checks cost a few attribute reads here instead of a dozen Python
+//! operations, which is most of a 1,000-element call.
+
+use crate::dispatch::{dispatch_all, MAX_NDIM};
+use crate::streaming::{arg_impl, extremum_impl, mean_impl, prod_impl, sum_impl, var_impl};
+use numpy::{
+    npyffi::PyArray_CheckExact, PyArrayDescrMethods, PyUntypedArray, PyUntypedArrayMethods,
+};
+use pyo3::prelude::*;
+use pyo3::types::{PyInt, PyTuple};
+
+/// Which dtypes a function's fast path takes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Dtypes {
+    /// bool, integers, floats and complex (sum, prod, min, max, argmin, argmax).
+    Kernel,
+    /// Floats and complex only (mean, var, std: NumPy has its own rules for
+    /// integer corner cases, which the general path handles).
+    Inexact,
+}
+
+/// Whether `a`'s dtype is a native-order kernel dtype of `want`.
+///
+/// By type number, not by equivalence: `long long` is equivalent to `long`
+/// but NumPy answers it with its own type char, which the primitives (they
+/// return `long`) would not; such inputs take the general path.
+fn dtype_fits(a: &Bound<'_, PyUntypedArray>, want: Dtypes) -> bool {
+    use numpy::npyffi::NPY_TYPES as T;
+    let d = a.dtype();
+    if d.is_native_byteorder() == Some(false) {
+        return false;
+    }
+    let num = d.num();
+    let is = |t: T| num == t as std::ffi::c_int;
+    let inexact = [
+        T::NPY_HALF,
+        T::NPY_FLOAT,
+        T::NPY_DOUBLE,
+        T::NPY_CFLOAT,
+        T::NPY_CDOUBLE,
+    ];
+    let exact = [
+        T::NPY_BOOL,
+        T::NPY_BYTE,
+        T::NPY_UBYTE,
+        T::NPY_SHORT,
+        T::NPY_USHORT,
+        T::NPY_INT,
+        T::NPY_UINT,
+        T::NPY_LONG,
+        T::NPY_ULONG,
+    ];
+    inexact.into_iter().any(is) || (want == Dtypes::Kernel && exact.into_iter().any(is))
+}
+
+/// `axis` as an in-range axis of an `ndim`-array: `Ok(None)` for `None`,
+/// `Err(())` for anything the fast path does not take (a tuple, a bool, a
+/// NumPy integer, an out-of-range int: the general path raises NumPy's error).
+fn fast_axis(axis: &Bound<'_, PyAny>, ndim: usize) -> Result<Option<usize>, ()> {
+    if axis.is_none() {
+        return Ok(None);
+    }
+    if !axis.is_exact_instance_of::<PyInt>() {
+        return Err(());
+    }
+    let k: isize = axis.extract().map_err(|_| ())?;
+    let nd = ndim as isize;
+    match k {
+        0.. if k < nd => Ok(Some(k as usize)),
+        ..0 if k >= -nd => Ok(Some((k + nd) as usize)),
+        _ => Err(()),
+    }
+}
+
+/// `a` as an array for the fast path, with its one axis (`None`: all), or
+/// `None` when the general path must run.
+fn fast_input<'py>(
+    a: &Bound<'py, PyAny>,
+    axis: &Bound<'py, PyAny>,
+    want: Dtypes,
+) -> Option<(Bound<'py, PyUntypedArray>, Option<usize>)> {
+    // SAFETY: `a` is a valid object pointer; the check only reads its type.
+    if unsafe { PyArray_CheckExact(a.py(), a.as_ptr()) } == 0 {
+        return None;
+    }
+    let arr = a.cast::<PyUntypedArray>().ok()?;
+    if arr.ndim() > MAX_NDIM || !arr.is_aligned() || !dtype_fits(arr, want) {
+        return None;
+    }
+    let axis = fast_axis(axis, arr.ndim()).ok()?;
+    Some((arr.clone(), axis))
+}
+
+/// The reduced axes: the one given, or all.
+fn axes_of(axis: Option<usize>, ndim: usize) -> Vec<usize> {
+    match axis {
+        Some(k) => vec![k],
+        None => (0..ndim).collect(),
+    }
+}
+
+/// A `(result, flag)` pair as a Python tuple.
+fn pair<'py>(
+    py: Python<'py>,
+    (res, flag): (Bound<'py, PyAny>, bool),
+) -> PyResult<Bound<'py, PyAny>> {
+    Ok(PyTuple::new(
+        py,
+        [
+            res,
+            pyo3::types::PyBool::new(py, flag).to_owned().into_any(),
+        ],
+    )?
+    .into_any())
+}
+
+/// `nansum(a, axis)`, or `NotImplemented`.
+#[pyfunction]
+fn fast_nansum<'py>(
+    a: &Bound<'py, PyAny>,
+    axis: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let Some((x, ax)) = fast_input(a, axis, Dtypes::Kernel) else {
+        return Ok(a.py().NotImplemented().into_bound(a.py()));
+    };
+    let axes = axes_of(ax, x.ndim());
+    dispatch_all!(&x, sum_impl(axes, true))
+}
+
+/// `nanprod(a, axis)`, or `NotImplemented`.
+#[pyfunction]
+fn fast_nanprod<'py>(
+    a: &Bound<'py, PyAny>,
+    axis: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let Some((x, ax)) = fast_input(a, axis, Dtypes::Kernel) else {
+        return Ok(a.py().NotImplemented().into_bound(a.py()));
+    };
+    let axes = axes_of(ax, x.ndim());
+    dispatch_all!(&x, prod_impl(axes, true))
+}
+
+/// `(nanmean(a, axis), any slice empty)`, or `NotImplemented`.
+#[pyfunction]
+fn fast_nanmean<'py>(
+    a: &Bound<'py, PyAny>,
+    axis: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let Some((x, ax)) = fast_input(a, axis, Dtypes::Inexact) else {
+        return Ok(a.py().NotImplemented().into_bound(a.py()));
+    };
+    let axes = axes_of(ax, x.ndim());
+    pair(a.py(), dispatch_all!(&x, mean_impl(axes, true))?)
+}
+
+/// `(nanvar(a, axis, ddof), any slice with count − ddof ≤ 0)` (`std`: the
+/// standard deviation), or `NotImplemented`.
+#[pyfunction]
+fn fast_nanvar<'py>(
+    a: &Bound<'py, PyAny>,
+    axis: &Bound<'py, PyAny>,
+    ddof: f64,
+    std: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    let Some((x, ax)) = fast_input(a, axis, Dtypes::Inexact) else {
+        return Ok(a.py().NotImplemented().into_bound(a.py()));
+    };
+    let axes = axes_of(ax, x.ndim());
+    pair(a.py(), dispatch_all!(&x, var_impl(axes, ddof, std, true))?)
+}
+
+/// `(nanmax(a, axis), any slice all-NaN)` (`max = false`: nanmin), or
+/// `NotImplemented` (also for a zero-size `a`: NumPy's error comes from the
+/// general path).
+#[pyfunction]
+fn fast_nanextremum<'py>(
+    a: &Bound<'py, PyAny>,
+    axis: &Bound<'py, PyAny>,
+    max: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    let Some((x, ax)) = fast_input(a, axis, Dtypes::Kernel).filter(|(x, _)| x.len() > 0) else {
+        return Ok(a.py().NotImplemented().into_bound(a.py()));
+    };
+    let axes = axes_of(ax, x.ndim());
+    pair(a.py(), dispatch_all!(&x, extremum_impl(axes, max, true))?)
+}
+
+/// `nanargmax(a, axis)` (`max = false`: nanargmin), or `NotImplemented`
+/// (also for a zero-size `a`).
+#[pyfunction]
+fn fast_nanarg<'py>(
+    a: &Bound<'py, PyAny>,
+    axis: &Bound<'py, PyAny>,
+    max: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    let Some((x, ax)) = fast_input(a, axis, Dtypes::Kernel).filter(|(x, _)| x.len() > 0) else {
+        return Ok(a.py().NotImplemented().into_bound(a.py()));
+    };
+    dispatch_all!(&x, arg_impl(ax.map(|k| k as isize), max, true))
+}
+
+/// Adds the fast entry points to the module.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(fast_nansum, m)?)?;
+    m.add_function(wrap_pyfunction!(fast_nanprod, m)?)?;
+    m.add_function(wrap_pyfunction!(fast_nanmean, m)?)?;
+    m.add_function(wrap_pyfunction!(fast_nanvar, m)?)?;
+    m.add_function(wrap_pyfunction!(fast_nanextremum, m)?)?;
+    m.add_function(wrap_pyfunction!(fast_nanarg, m)?)?;
+    Ok(())
+}
