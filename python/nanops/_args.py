@@ -40,8 +40,6 @@ __all__ = [
     "where_mask",
     "apply_where",
     "with_dtype",
-    "fast_axes",
-    "FAST_REAL",
     "finish_ufunc",
     "finish_order",
     "warn",
@@ -181,12 +179,6 @@ _ALL_AXES: Final[tuple[tuple[int, ...], ...]] = tuple(
 )
 
 
-#: ``_ALL_AXES`` for the fast path: None beyond ``MAX_KERNEL_NDIM`` dimensions.
-_FAST_ALL_AXES: Final[tuple[tuple[int, ...] | None, ...]] = tuple(
-    axes if len(axes) <= MAX_KERNEL_NDIM else None for axes in _ALL_AXES
-)
-
-
 def ufunc_axes(axis: Any, ndim: int) -> tuple[int, ...]:
     """Axes as a ufunc reduction (``np.sum``) accepts them.
 
@@ -244,38 +236,6 @@ def index_axis(axis: Any, ndim: int) -> int | None:
         return normalize_axis_index(ax, ndim)
     except (TypeError, ValueError):
         raise Delegate from None
-
-
-#: Fast-path dtypes, as ids of NumPy's builtin (immortal, singleton)
-#: native descriptors: identity, unlike ``==``, tells ``long long`` from
-#: ``long`` (the primitives answer ``int64`` with the type char of ``long``)
-#: and native from byte-swapped.  Equal but distinct descriptors simply take
-#: the general path.
-FAST_REAL: Final = frozenset(id(np.dtype(c)) for c in "?bhilBHILefd")
-
-
-def fast_axes(
-    a: object, axis: object, dtypes: frozenset[int]
-) -> tuple[int, ...] | None:
-    """Axes for the fast path, or None when the general path is needed.
-
-    The fast path takes a base-class, aligned ndarray whose dtype is one of
-    ``dtypes`` (ids of builtin descriptors) and ``axis`` None or an in-range
-    ``int``, with at most :data:`MAX_KERNEL_NDIM` dimensions.
-    """
-    if type(a) is not np.ndarray or id(a.dtype) not in dtypes or not a.flags.aligned:
-        return None
-    if axis is None:
-        return _FAST_ALL_AXES[a.ndim]
-    if type(axis) is int:
-        nd = a.ndim
-        if nd > MAX_KERNEL_NDIM:
-            return None
-        if 0 <= axis < nd:
-            return (axis,)
-        if -nd <= axis < 0:
-            return (axis + nd,)
-    return None
 
 
 def keepdims_flag(keepdims: object) -> bool:

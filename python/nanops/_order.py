@@ -21,13 +21,11 @@ from numpy.lib.array_utils import normalize_axis_tuple
 from . import _nanops
 from ._args import (
     F64,
-    FAST_REAL,
     Delegate,
     NoValue,
     as_ndarray,
     check_out,
     dispatch_free,
-    fast_axes,
     finish_order,
     keepdims_flag,
     kept_shape,
@@ -404,12 +402,12 @@ def nanmedian(
     array([7., 2.])
     """
     if out is None and keepdims is NoValue:
-        axes = fast_axes(a, axis, FAST_REAL)
-        if axes is not None and a.size:
-            res, empty = _median_kernel(a, axes, True)
+        fast = _nanops.fast_nanmedian(a, axis)
+        if fast is not NotImplemented:
+            res, empty = fast
             if empty:
-                warn(_MSG_ALL_NAN, 2, count=_all_nan_slices(a, axes))
-            return res[()] if res.ndim == 0 else res
+                warn(_MSG_ALL_NAN, 2, count=empty)
+            return res
     try:
         return _median(a, axis, out, keepdims, True)
     except Delegate:

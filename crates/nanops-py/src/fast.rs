@@ -9,7 +9,8 @@
 //! checks cost a few attribute reads here instead of a dozen Python
 //! operations, which is most of a 1,000-element call.
 
-use crate::dispatch::{dispatch_all, MAX_NDIM};
+use crate::dispatch::{dispatch_all, dispatch_real, MAX_NDIM};
+use crate::order::median_impl;
 use crate::streaming::{arg_impl, extremum_impl, mean_impl, prod_impl, sum_impl, var_impl};
 use numpy::{
     npyffi::PyArray_CheckExact, PyArrayDescrMethods, PyUntypedArray, PyUntypedArrayMethods,
@@ -25,6 +26,8 @@ enum Dtypes {
     /// Floats and complex only (mean, var, std: NumPy has its own rules for
     /// integer corner cases, which the general path handles).
     Inexact,
+    /// bool, integers and floats (median: complex goes to NumPy).
+    Real,
 }
 
 /// Whether `a`'s dtype is a native-order kernel dtype of `want`.
@@ -58,7 +61,11 @@ fn dtype_fits(a: &Bound<'_, PyUntypedArray>, want: Dtypes) -> bool {
         T::NPY_LONG,
         T::NPY_ULONG,
     ];
-    inexact.into_iter().any(is) || (want == Dtypes::Kernel && exact.into_iter().any(is))
+    match want {
+        Dtypes::Kernel => inexact.into_iter().chain(exact).any(is),
+        Dtypes::Inexact => inexact.into_iter().any(is),
+        Dtypes::Real => inexact[..3].iter().copied().chain(exact).any(is),
+    }
 }
 
 /// `axis` as an in-range axis of an `ndim`-array: `Ok(None)` for `None`,
@@ -207,6 +214,21 @@ fn fast_nanarg<'py>(
     dispatch_all!(&x, arg_impl(ax.map(|k| k as isize), max, true))
 }
 
+/// `(nanmedian(a, axis), number of all-NaN slices)`, or `NotImplemented`
+/// (also for a zero-size `a`).
+#[pyfunction]
+fn fast_nanmedian<'py>(
+    a: &Bound<'py, PyAny>,
+    axis: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let Some((x, ax)) = fast_input(a, axis, Dtypes::Real).filter(|(x, _)| x.len() > 0) else {
+        return Ok(a.py().NotImplemented().into_bound(a.py()));
+    };
+    let axes = axes_of(ax, x.ndim());
+    let (values, empty) = dispatch_real!(&x, median_impl(axes, true, true))?;
+    Ok(PyTuple::new(a.py(), [values, empty.into_pyobject(a.py())?.into_any()])?.into_any())
+}
+
 /// Adds the fast entry points to the module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(fast_nansum, m)?)?;
@@ -215,5 +237,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(fast_nanvar, m)?)?;
     m.add_function(wrap_pyfunction!(fast_nanextremum, m)?)?;
     m.add_function(wrap_pyfunction!(fast_nanarg, m)?)?;
+    m.add_function(wrap_pyfunction!(fast_nanmedian, m)?)?;
     Ok(())
 }

@@ -78,11 +78,14 @@ where
     quantile_impl::<E, half::f16>(a, req)
 }
 
-fn median_impl<'py, E>(
+/// Medians and the number of empty (all-NaN) slices; a 0-d result as a
+/// NumPy scalar if `scalar`.
+pub(crate) fn median_impl<'py, E>(
     a: &Bound<'py, PyUntypedArray>,
     axes: Vec<usize>,
     ignore_nan: bool,
-) -> Flagged<'py>
+    scalar: bool,
+) -> PyResult<(Bound<'py, PyAny>, usize)>
 where
     E: PyElement + QuantileElement,
     E::Value: numpy::Element,
@@ -92,10 +95,11 @@ where
     let r = guard(a.py(), a.len(), || {
         nanops::median_report(&v, axes, ignore_nan)
     })?;
-    Ok((
-        PyArray::from_owned_array(a.py(), r.values).into_any(),
-        r.degenerate > 0,
-    ))
+    let values = match r.values.first() {
+        Some(x) if scalar && r.values.ndim() == 0 => crate::dispatch::numpy_scalar(a.py(), x)?,
+        _ => PyArray::from_owned_array(a.py(), r.values).into_any(),
+    };
+    Ok((values, r.degenerate))
 }
 
 fn parse_q_dtype(s: &str) -> PyResult<QDtype> {
@@ -165,7 +169,8 @@ fn nanmedian<'py>(
     axes: Vec<usize>,
     ignore_nan: bool,
 ) -> Flagged<'py> {
-    dispatch_real!(a, median_impl(axes, ignore_nan))
+    let (values, empty) = dispatch_real!(a, median_impl(axes, ignore_nan, false))?;
+    Ok((values, empty > 0))
 }
 
 /// Adds the order-statistics functions to the module.

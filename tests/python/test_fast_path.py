@@ -1,0 +1,131 @@
+"""The fast entry points: one Rust call checks and computes the common case.
+
+``nanops.nansum(a)`` and friends first offer ``a`` and ``axis`` to
+``_nanops.fast_*``, which answers for a base-class, aligned, native-order
+ndarray of a primitive dtype with ``axis`` None or an in-range ``int``, and
+returns ``NotImplemented`` for anything else (the general path then runs).
+These tests pin both halves: what the fast path answers equals NumPy (value,
+result type, dtype char), and what it must decline it declines.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import nanops
+import numpy as np
+import pytest
+from nanops import _nanops
+
+FUNCS = [
+    "nansum",
+    "nanprod",
+    "nanmean",
+    "nanvar",
+    "nanstd",
+    "nanmin",
+    "nanmax",
+    "nanargmin",
+    "nanargmax",
+    "nanmedian",
+]
+DTYPES = list("?bhilqBHILQefdFD")
+AXES: list[Any] = [None, 0, 1, -1, -2]
+
+
+def sample(dt: str) -> np.ndarray:
+    """A (3, 4) array of `dt` with NaN where the dtype has one, no all-NaN slice."""
+    v = np.array(
+        [[1.5, np.nan, -2.0, 3.0], [4.0, 0.5, np.nan, 2.0], [7.0, 1.0, 2.0, np.nan]]
+    )
+    kind = np.dtype(dt).kind
+    if kind == "b":
+        return np.nan_to_num(v) > 1
+    if kind in "iu":
+        return np.abs(np.nan_to_num(v) * 2).astype(dt)
+    if kind == "c":
+        return (v + 1j * v[::-1]).astype(dt)
+    return v.astype(dt)
+
+
+def outcome(f: Any, a: Any, axis: Any) -> Any:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            return f(a, axis=axis)
+        except Exception as e:  # noqa: BLE001 - the class is compared
+            return type(e)
+
+
+@pytest.mark.parametrize("name", FUNCS)
+@pytest.mark.parametrize("dt", DTYPES)
+def test_common_calls_answer_as_numpy(name: str, dt: str) -> None:
+    a = sample(dt)
+    for x in (a, np.asarray(a[0, 0]), a[:, ::-2]):
+        for axis in AXES if x.ndim == 2 else [None]:
+            got = outcome(getattr(nanops, name), x, axis)
+            want = outcome(getattr(np, name), x, axis)
+            if isinstance(want, type):
+                assert got is want, (name, dt, axis)
+                continue
+            assert type(got) is type(want), (name, dt, axis, type(got), type(want))
+            g, w = np.asarray(got), np.asarray(want)
+            assert g.dtype.char == w.dtype.char, (name, dt, axis)
+            assert g.shape == w.shape
+            # nanops accumulates wider than NumPy: results agree to a few ulps
+            rtol = 4 * np.finfo(g.dtype).eps if g.dtype.kind in "fc" else 0
+            np.testing.assert_allclose(g, w, rtol=rtol, atol=0, equal_nan=True)
+
+
+def test_fast_path_returns_numpy_scalars_for_whole_reductions() -> None:
+    a = sample("d")
+    assert type(_nanops.fast_nansum(a, None)) is np.float64
+    assert type(_nanops.fast_nanarg(a, None, True)) is np.int64
+    res, empty = _nanops.fast_nanmean(a.astype("f"), None)
+    assert type(res) is np.float32 and empty is False
+    res, n_empty = _nanops.fast_nanmedian(np.full((2, 3), np.nan), 1)
+    assert np.isnan(res).all() and n_empty == 2
+
+
+@pytest.mark.parametrize(
+    "why, a, axis",
+    [
+        ("byte-swapped", sample("d").astype(">f8"), None),
+        ("long long", sample("q"), None),
+        ("long double", sample("g"), None),
+        ("object", sample("d").astype(object), None),
+        ("matrix subclass", np.asmatrix(sample("d")), None),
+        ("list", [1.0, 2.0], None),
+        ("unaligned", np.frombuffer(b"\0" + sample("d").tobytes(), "d", 12, 1), None),
+        ("bool axis", sample("d"), True),
+        ("NumPy-integer axis", sample("d"), np.int64(0)),
+        ("tuple axis", sample("d"), (0,)),
+        ("axis out of range", sample("d"), 2),
+        ("negative axis out of range", sample("d"), -3),
+    ],
+)
+def test_fast_path_declines_what_it_does_not_take(why: str, a: Any, axis: Any) -> None:
+    assert _nanops.fast_nansum(a, axis) is NotImplemented, why
+    assert _nanops.fast_nanextremum(a, axis, True) is NotImplemented, why
+    assert _nanops.fast_nanarg(a, axis, False) is NotImplemented, why
+
+
+def test_inexact_only_and_real_only_functions_decline_other_dtypes() -> None:
+    ints, cplx = sample("l"), sample("D")
+    assert _nanops.fast_nanmean(ints, None) is NotImplemented
+    assert _nanops.fast_nanvar(ints, None, 0.0, False) is NotImplemented
+    assert _nanops.fast_nanmedian(cplx, None) is NotImplemented
+    assert _nanops.fast_nansum(ints, None) == nanops.nansum(ints)
+
+
+def test_zero_size_goes_to_the_general_path_for_its_errors() -> None:
+    empty = np.zeros((0, 3))
+    assert _nanops.fast_nanextremum(empty, None, False) is NotImplemented
+    assert _nanops.fast_nanarg(empty, None, False) is NotImplemented
+    assert _nanops.fast_nanmedian(empty, None) is NotImplemented
+    with pytest.raises(ValueError):
+        nanops.nanmin(empty)
+    with pytest.raises(ValueError):
+        nanops.nanargmax(empty)
+    assert _nanops.fast_nansum(empty, 0).shape == (3,)
