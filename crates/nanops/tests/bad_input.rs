@@ -938,6 +938,16 @@ fn buffers_too_large_to_allocate_are_err() {
             Expect::Err(no_memory),
         ),
         case(
+            "nanmedian of one huge lane (sampled bracket)",
+            || nanops::nanmedian(f, 0),
+            Expect::Err(no_memory),
+        ),
+        case(
+            "nanquantile of one huge lane, several q",
+            || nanops::nanquantile(f, &[0.1, 0.5, 0.9], 0, lin),
+            Expect::Err(no_memory),
+        ),
+        case(
             "nanmedian over axis 0 of (2, 2^56)",
             || nanops::nanmedian(w, 0),
             Expect::Err(no_memory),

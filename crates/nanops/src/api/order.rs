@@ -252,6 +252,9 @@ where
     let plan = Plan::new(view.shape(), view.strides(), axes);
     let (n_out, lane) = (plan.out_len(), plan.reduce_len());
     if n_out == 1 && lane >= MIN_BRACKET_LANE {
+        // The bracket keeps at most half the lane (else it gives up): fail
+        // now, not after a pass over a view too large to hold that.
+        ensure_memory(&[(lane / 2 + 1024, std::mem::size_of::<E::Value>())])?;
         // SAFETY: `plan` was made from `view`.
         let walker = unsafe { Walker::new(view.as_ptr(), &plan) };
         if let Some(report) = bracketed::<E, R>(&walker, &plan, lane, stat, opts) {
