@@ -105,10 +105,10 @@ mod tests {
                     .collect();
                 let mut sorted = v.clone();
                 sorted.sort_by(|a, b| a.partial_cmp(b).unwrap());
-                for k in 0..len {
+                for (k, &want) in sorted.iter().enumerate() {
                     let mut w = v.clone();
                     let (left, nth, right) = select_nth(&mut w, k);
-                    assert_eq!(*nth, sorted[k], "len {len} pattern {pattern} k {k}");
+                    assert_eq!(*nth, want, "len {len} pattern {pattern} k {k}");
                     assert!(left.iter().all(|&y| y <= *nth));
                     assert!(right.iter().all(|&y| y >= *nth));
                 }
