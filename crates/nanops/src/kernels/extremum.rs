@@ -5,6 +5,10 @@ use crate::element::Element;
 use crate::states::extremum::beats;
 use crate::states::Extremum;
 
+/// Lanes of the extremum loop: a compare and a blend per value are so cheap
+/// that 16 independent lanes (a whole AVX-512 register of `f32`) pay.
+const EXT_LANES: usize = 2 * LANES;
+
 /// `nanmin` (`MAX = false`) or `nanmax` (`MAX = true`).
 pub(crate) struct ExtremumReducer<const MAX: bool>;
 
@@ -29,10 +33,10 @@ impl<E: Element, const MAX: bool> Reducer<E> for ExtremumReducer<MAX> {
             return;
         };
         let xs = &xs[first..];
-        let mut best = [xs[0]; LANES];
-        let mut chunks = xs.chunks_exact(LANES);
+        let mut best = [xs[0]; EXT_LANES];
+        let mut chunks = xs.chunks_exact(EXT_LANES);
         for c in &mut chunks {
-            for i in 0..LANES {
+            for i in 0..EXT_LANES {
                 if beats::<E, MAX>(c[i], best[i]) {
                     best[i] = c[i];
                 }
