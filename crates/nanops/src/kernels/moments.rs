@@ -56,11 +56,6 @@ fn block_moments<E: Element>(xs: &[E]) -> Moments<E::Float> {
     Moments::from_deviations(n, center, r, q)
 }
 
-/// Values per block of the two-pass variance: in L1 cache for the second
-/// pass, and long enough that the Chan merge of each block (three divisions)
-/// costs little per value.
-const VAR_BLOCK: usize = 4 * BLOCK;
-
 /// `nanvar` / `nanstd` with `ddof`.
 pub(crate) struct VarReducer {
     /// Delta degrees of freedom.
@@ -77,7 +72,7 @@ impl<E: Element> Reducer<E> for VarReducer {
     }
     #[inline(always)]
     fn push_slice(&self, st: &mut Self::State, xs: &[E]) {
-        for block in xs.chunks(VAR_BLOCK) {
+        for block in xs.chunks(BLOCK) {
             st.merge(&block_moments(block));
         }
     }
