@@ -106,6 +106,11 @@ fn fast_input<'py>(
     Some((arr.clone(), axis))
 }
 
+/// `NotImplemented`: the caller takes its general path.
+fn declined<'py>(a: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    Ok(a.py().NotImplemented().into_bound(a.py()))
+}
+
 /// The reduced axes: the one given, or all.
 fn axes_of(axis: Option<usize>, ndim: usize) -> Vec<usize> {
     match axis {
@@ -136,7 +141,7 @@ fn fast_nansum<'py>(
     axis: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let Some((x, ax)) = fast_input(a, axis, Dtypes::Kernel) else {
-        return Ok(a.py().NotImplemented().into_bound(a.py()));
+        return declined(a);
     };
     let axes = axes_of(ax, x.ndim());
     dispatch_all!(&x, sum_impl(axes, true))
@@ -149,7 +154,7 @@ fn fast_nanprod<'py>(
     axis: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let Some((x, ax)) = fast_input(a, axis, Dtypes::Kernel) else {
-        return Ok(a.py().NotImplemented().into_bound(a.py()));
+        return declined(a);
     };
     let axes = axes_of(ax, x.ndim());
     dispatch_all!(&x, prod_impl(axes, true))
@@ -162,7 +167,7 @@ fn fast_nanmean<'py>(
     axis: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let Some((x, ax)) = fast_input(a, axis, Dtypes::Inexact) else {
-        return Ok(a.py().NotImplemented().into_bound(a.py()));
+        return declined(a);
     };
     let axes = axes_of(ax, x.ndim());
     pair(a.py(), dispatch_all!(&x, mean_impl(axes, true))?)
@@ -178,7 +183,7 @@ fn fast_nanvar<'py>(
     std: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
     let Some((x, ax)) = fast_input(a, axis, Dtypes::Inexact) else {
-        return Ok(a.py().NotImplemented().into_bound(a.py()));
+        return declined(a);
     };
     let axes = axes_of(ax, x.ndim());
     pair(a.py(), dispatch_all!(&x, var_impl(axes, ddof, std, true))?)
@@ -194,7 +199,7 @@ fn fast_nanextremum<'py>(
     max: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
     let Some((x, ax)) = fast_input(a, axis, Dtypes::Kernel).filter(|(x, _)| x.len() > 0) else {
-        return Ok(a.py().NotImplemented().into_bound(a.py()));
+        return declined(a);
     };
     let axes = axes_of(ax, x.ndim());
     pair(a.py(), dispatch_all!(&x, extremum_impl(axes, max, true))?)
@@ -209,7 +214,7 @@ fn fast_nanarg<'py>(
     max: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
     let Some((x, ax)) = fast_input(a, axis, Dtypes::Kernel).filter(|(x, _)| x.len() > 0) else {
-        return Ok(a.py().NotImplemented().into_bound(a.py()));
+        return declined(a);
     };
     dispatch_all!(&x, arg_impl(ax.map(|k| k as isize), max, true))
 }
@@ -222,7 +227,7 @@ fn fast_nanmedian<'py>(
     axis: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let Some((x, ax)) = fast_input(a, axis, Dtypes::Real).filter(|(x, _)| x.len() > 0) else {
-        return Ok(a.py().NotImplemented().into_bound(a.py()));
+        return declined(a);
     };
     let axes = axes_of(ax, x.ndim());
     let (values, empty) = dispatch_real!(&x, median_impl(axes, true, true))?;

@@ -104,6 +104,16 @@ enum Stat<'q> {
     Quantiles(&'q [f64]),
 }
 
+impl Stat<'_> {
+    /// Values per output: one median, or one per `q`.
+    fn len(&self) -> usize {
+        match self {
+            Stat::Median => 1,
+            Stat::Quantiles(q) => q.len(),
+        }
+    }
+}
+
 /// Checks every `q` is in `[0, 1]`.
 fn check_q(q: &[f64]) -> Result<()> {
     match q.iter().find(|q| !(0.0..=1.0).contains(*q)) {
@@ -194,10 +204,7 @@ where
     E: QuantileElement,
     R: SelectFloat + From<E::Value> + Default,
 {
-    let nq = match stat {
-        Stat::Median => 1,
-        Stat::Quantiles(q) => q.len(),
-    };
+    let nq = stat.len();
     let mut out = vec![R::default(); nq];
     let mut degenerate = 0;
     match sample_lane(walker, 0, lane, opts.ignore_nan) {
@@ -245,10 +252,7 @@ where
     E: QuantileElement,
     R: SelectFloat + From<E::Value> + Default,
 {
-    let nq = match stat {
-        Stat::Median => 1,
-        Stat::Quantiles(q) => q.len(),
-    };
+    let nq = stat.len();
     let plan = Plan::new(view.shape(), view.strides(), axes);
     let (n_out, lane) = (plan.out_len(), plan.reduce_len());
     if n_out == 1 && lane >= MIN_BRACKET_LANE {

@@ -15,7 +15,7 @@
 use crate::element::Element;
 use crate::kernels::Reducer;
 use crate::kernels::COL_TILE;
-use crate::plan::{Dim, Odometer, Plan, Strategy, Walker};
+use crate::plan::{Odometer, Plan, Strategy, Walker};
 use ndarray::{ArrayD, ArrayViewD, IxDyn};
 use rayon::prelude::*;
 
@@ -101,14 +101,7 @@ unsafe fn finish_into<E: Element, R: Reducer<E>>(
     start: usize,
     out: *mut R::Output,
 ) -> usize {
-    let dims: Vec<Dim> = plan
-        .kept
-        .iter()
-        .map(|k| Dim {
-            len: k.dim.len,
-            stride: k.out_stride,
-        })
-        .collect();
+    let dims = plan.out_dims();
     let mut odo = Odometer::new(&dims, plan.out_base, start);
     let mut degenerate = 0;
     for st in states {

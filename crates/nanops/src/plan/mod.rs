@@ -196,18 +196,22 @@ impl Plan {
         p
     }
 
-    /// Output offsets (C order) of the plan-order outputs, in plan order.
-    pub fn out_offsets(&self) -> Vec<isize> {
-        let dims: Vec<Dim> = self
-            .kept
+    /// The kept dimensions with their output strides: walked from
+    /// `out_base`, they give the C-order output offset of each plan-order output.
+    pub fn out_dims(&self) -> Vec<Dim> {
+        self.kept
             .iter()
             .map(|k| Dim {
                 len: k.dim.len,
                 stride: k.out_stride,
             })
-            .collect();
+            .collect()
+    }
+
+    /// Output offsets (C order) of the plan-order outputs, in plan order.
+    pub fn out_offsets(&self) -> Vec<isize> {
         let mut v = Vec::with_capacity(self.out_len());
-        for_each_offset(&dims, self.out_base, |o| v.push(o));
+        for_each_offset(&self.out_dims(), self.out_base, |o| v.push(o));
         v
     }
 }
