@@ -47,13 +47,7 @@ proptest! {
 #[test]
 fn long_lane_medians_are_exact_for_any_distribution() {
     let n = 1 << 19;
-    let mut x = 12345u64;
-    let mut rand = move || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        (x >> 11) as f64 / (1u64 << 53) as f64
-    };
+    let mut rand = uniform(12345u64);
     let cases: Vec<(&str, Vec<f64>)> = vec![
         ("uniform odd", (0..n + 1).map(|_| rand()).collect()),
         ("uniform even", (0..n).map(|_| rand()).collect()),
@@ -118,13 +112,7 @@ fn long_lane_medians_are_exact_for_any_distribution() {
 fn long_lane_quantiles_equal_the_copying_kernel() {
     use nanops::select::{quantiles_in_place, QuantileScratch};
     let n = 1 << 19;
-    let mut x = 0x853c_49e6_748f_ea9bu64;
-    let mut rand = move || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        (x >> 11) as f64 / (1u64 << 53) as f64
-    };
+    let mut rand = uniform(0x853c_49e6_748f_ea9bu64);
     let cases: Vec<(&str, Vec<f64>)> = vec![
         ("uniform", (0..n + 3).map(|_| rand()).collect()),
         (

@@ -4,6 +4,18 @@
 use ndarray::{ArrayD, Dimension, IxDyn, ShapeBuilder, Slice};
 use proptest::prelude::*;
 
+/// A seeded xorshift generator of uniform values in `[0, 1)` (deterministic
+/// test data without a dependency).
+pub fn uniform(seed: u64) -> impl FnMut() -> f64 {
+    let mut x = seed;
+    move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        (x >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
 /// The values of each output's slice (kept axes in C order) and the output shape.
 pub fn slices(a: &ArrayD<f64>, axes: &[usize]) -> (Vec<usize>, Vec<Vec<f64>>) {
     let shape = a.shape().to_vec();
