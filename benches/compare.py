@@ -1,6 +1,7 @@
 """Time nanops against NumPy, bottleneck and numbagg in one process.
 
-Interleaved repeats, medians; float64 and float32; 10% NaN. For each case it
+Interleaved repeats (each round calls every library once), medians;
+float64 and float32; 10% NaN. For each case it
 also times the memory floor (``np.add.reduce`` of a NaN-free array of the same
 size and dtype) and prints nanops' speed-up over the fastest peer and its time
 over the floor. Writes BENCHMARKS.md (table, machine, command) and
@@ -84,24 +85,36 @@ def impls(name: str, axis) -> dict[str, Callable[[np.ndarray], object] | None]:
     return out
 
 
-def timeit(fn: Callable[[], object], repeats: int, budget: float) -> float:
-    """Median seconds of `repeats` calls (fewer if the budget runs out)."""
-    times = []
-    start = time.perf_counter()
-    inner = 1
-    t0 = time.perf_counter()
-    fn()
-    first = time.perf_counter() - t0
-    if first < 1e-4:
-        inner = max(1, int(1e-3 / max(first, 1e-7)))
-    for _ in range(repeats):
+def timings(fns: dict[str, Callable[[], object]], repeats: int, budget: float) -> dict[str, float]:
+    """Median seconds per call of each function, measured interleaved.
+
+    Every round calls each function once (or, for calls under 0.1 ms, a
+    loop of about 1 ms), so a slow spell of the shared machine hits every
+    library alike and their ratios stay meaningful. A function whose first
+    call took longer than `budget` is not repeated (NumPy's Python loop for
+    quantiles along an axis takes seconds).
+    """
+    inner: dict[str, int] = {}
+    samples: dict[str, list[float]] = {}
+    for name, fn in fns.items():
         t0 = time.perf_counter()
-        for _ in range(inner):
-            fn()
-        times.append((time.perf_counter() - t0) / inner)
-        if time.perf_counter() - start > budget:
+        fn()
+        first = time.perf_counter() - t0
+        inner[name] = max(1, int(1e-3 / max(first, 1e-7))) if first < 1e-4 else 1
+        samples[name] = [first] if first > budget else []
+    start = time.perf_counter()
+    for _ in range(repeats):
+        for name, fn in fns.items():
+            if samples[name] and samples[name][0] > budget:
+                continue
+            n = inner[name]
+            t0 = time.perf_counter()
+            for _ in range(n):
+                fn()
+            samples[name].append((time.perf_counter() - t0) / n)
+        if time.perf_counter() - start > budget * len(fns):
             break
-    return statistics.median(times)
+    return {name: statistics.median(ts) for name, ts in samples.items()}
 
 
 def data(shape, dtype, rng) -> np.ndarray:
@@ -118,19 +131,15 @@ def run(repeats: int, budget: float) -> list[dict]:
         for shape, axis in SHAPES:
             a = data(shape, dtype, rng)
             clean = np.nan_to_num(a)
-            floor = timeit(lambda: np.add.reduce(clean, axis=axis), repeats, budget)
             for name in FUNCS:
                 if name == "nanargmax" and not single_axis(axis):
                     continue  # argmax takes one axis
                 libs = impls(name, axis)
-                times: dict[str, float | None] = {}
-                # interleave: every library once per round
-                for lib, fn in libs.items():
-                    if fn is None:
-                        times[lib] = None
-                        continue
-                    slow = lib == "numpy" and name.startswith(("nanmedian", "nanquantile")) and axis is not None and a.size // max(1, a.shape[-1] if isinstance(axis, int) else 1) >= 100_000
-                    times[lib] = timeit(lambda: fn(a), 1 if slow else repeats, budget)
+                fns = {lib: (lambda fn=fn: fn(a)) for lib, fn in libs.items() if fn is not None}
+                fns["floor"] = lambda: np.add.reduce(clean, axis=axis)
+                measured = timings(fns, repeats, budget)
+                floor = measured.pop("floor")
+                times: dict[str, float | None] = {lib: measured.get(lib) for lib in libs}
                 peers = {k: v for k, v in times.items() if k != "nanops" and v is not None}
                 best_peer = min(peers, key=peers.get) if peers else None
                 ours = times["nanops"]
@@ -157,7 +166,8 @@ def fmt(t: float | None) -> str:
 def write(rows: list[dict], command: str) -> None:
     lines = [
         "# Benchmarks", "",
-        "Times in milliseconds (median of interleaved repeats, one process), 10% NaN.",
+        "Times in milliseconds: medians of interleaved rounds (each round calls every",
+        "library and the floor once), one process, 10% NaN.",
         "`speed-up` = fastest peer's time / nanops' time; `× floor` = nanops' time /",
         "`np.add.reduce` of a NaN-free array of the same size and dtype. Ratios are",
         "comparable within this table only: the machine is shared and noisy.", "",

@@ -1,8 +1,9 @@
 //! Times the streaming reductions on the benchmark shapes (a quick profiling
 //! aid; `benches/compare.py` is the real benchmark).
 //!
-//! `cargo run --release -p nanops --example kernel_timing [filter]`
-use nanops::Axes;
+//! `cargo run --release -p nanops --example kernel_timing [filter] [shape]`
+//! (`REPS=n` sets the repeats; each case prints its fastest time)
+use nanops::{Axes, QuantileMethod::Linear};
 use ndarray::{ArrayD, IxDyn};
 use std::time::Instant;
 
@@ -38,7 +39,7 @@ fn data(n: usize) -> Vec<f64> {
 /// A named timed call.
 type Case<'a> = (&'static str, Box<dyn Fn() + 'a>);
 
-fn run<E: nanops::Element>(label: &str, a: &ArrayD<E>, axes: Axes, filter: &str) {
+fn run<E: nanops::QuantileElement>(label: &str, a: &ArrayD<E>, axes: Axes, filter: &str) {
     let reps: usize = std::env::var("REPS").map_or(7, |r| r.parse().unwrap_or(7));
     let single = match &axes {
         Axes::All => None,
@@ -58,6 +59,21 @@ fn run<E: nanops::Element>(label: &str, a: &ArrayD<E>, axes: Axes, filter: &str)
         ("nanmin", Box::new(|| drop(nanops::nanmin(a, axes.clone())))),
         ("nanmax", Box::new(|| drop(nanops::nanmax(a, axes.clone())))),
         ("nanargmax", Box::new(|| drop(nanops::nanargmax(a, single)))),
+        (
+            "nanmedian",
+            Box::new(|| drop(nanops::nanmedian(a, axes.clone()))),
+        ),
+        (
+            "nanquantile3",
+            Box::new(|| {
+                drop(nanops::nanquantile(
+                    a,
+                    &[0.1, 0.5, 0.9],
+                    axes.clone(),
+                    Linear,
+                ))
+            }),
+        ),
     ];
     let mut line = format!("{label:<28}");
     for (name, f) in cases {

@@ -3,9 +3,12 @@
 //! Per output element, one pass copies the lane's values into a reusable
 //! scratch buffer (dropping NaN, or noting that one was seen), then
 //! [`crate::select`] reorders the buffer by selection — never a full sort —
-//! and all requested quantiles share that one copy. Lanes are independent and
-//! run in parallel, each task with its own scratch buffer; the input is never
-//! modified.
+//! and all requested quantiles share that one copy. Strided lanes that sit
+//! side by side in memory (axis 0 of a C array) are copied a cache line's
+//! worth at a time, so each line is read once, not once per lane. A single
+//! long lane is not copied at all ([`super::bracket`]). Lanes are independent
+//! and run in parallel, each task with its own scratch buffer; the input is
+//! never modified.
 
 use super::bracket::{sample_lane, select_bracketed, Scan, MIN_BRACKET_LANE};
 use crate::axes::Axes;
@@ -172,6 +175,82 @@ fn scatter<R: Copy + Default>(
     ArrayD::from_shape_vec(IxDyn(&shape), out).expect("length matches shape")
 }
 
+/// Appends the non-NaN values of `xs` to `vals`; returns whether there was a NaN.
+///
+/// Branch-free: every value is written, the end advances only past valid
+/// ones (a branch on NaN mispredicts at random NaN positions).
+#[inline]
+fn push_valid<E: QuantileElement>(vals: &mut Vec<E::Value>, xs: &[E]) -> bool {
+    if !E::CAN_BE_NAN {
+        vals.extend(xs.iter().map(|x| x.to_value()));
+        return false;
+    }
+    vals.reserve(xs.len());
+    let start = vals.len();
+    let spare = &mut vals.spare_capacity_mut()[..xs.len()];
+    let mut end = 0;
+    for &x in xs {
+        // `end` ≤ the number of values seen so far, so it stays in `spare`
+        spare[end].write(x.to_value());
+        end += !x.is_nan_value() as usize;
+    }
+    // SAFETY: the first `end` spare slots were written (valid values only).
+    unsafe { vals.set_len(start + end) };
+    end < xs.len()
+}
+
+/// Longest strided lane copied in groups (bounds the group's scratch).
+const MAX_GROUP_LANE: usize = 1 << 16;
+
+/// Copies the values of `group` side-by-side lanes of `lane` values,
+/// starting at plan-order output `start`, into `block` (lane `g` from
+/// `g·lane`), NaN dropped; returns each lane's count of valid values.
+fn group_copy<E: QuantileElement>(
+    walker: &Walker<'_, E>,
+    start: usize,
+    group: usize,
+    lane: usize,
+    block: &mut Vec<E::Value>,
+) -> Vec<usize> {
+    block.clear();
+    block.resize(group * lane, E::Value::default());
+    let mut ends: Vec<usize> = (0..group).map(|g| g * lane).collect();
+    walker.for_each_row_of(start, group, |row| {
+        for (end, &x) in ends.iter_mut().zip(row) {
+            // `end` stays below its lane's end: one slot per value read
+            block[*end] = x.to_value();
+            *end += !x.is_nan_value() as usize;
+        }
+    });
+    ends.iter()
+        .enumerate()
+        .map(|(g, &e)| e - g * lane)
+        .collect()
+}
+
+/// Fills `out` with one lane's statistic from its valid values `vals`
+/// (reordered), or NaN when it has none or a NaN propagates; returns 1 for
+/// a lane without values.
+fn lane_result<T, R>(
+    vals: &mut [T],
+    has_nan: bool,
+    stat: Stat<'_>,
+    opts: &QuantileOptions<'_>,
+    scratch: &mut QuantileScratch,
+    out: &mut [R],
+) -> usize
+where
+    T: SelectFloat,
+    R: SelectFloat + From<T>,
+{
+    if vals.is_empty() || (has_nan && !opts.ignore_nan) {
+        out.fill(R::NAN);
+        return vals.is_empty() as usize;
+    }
+    lane_stat(vals, stat, opts, scratch, out);
+    0
+}
+
 /// Computes one lane's statistic from its valid values into `out`.
 fn lane_stat<T, R>(
     vals: &mut [T],
@@ -253,6 +332,21 @@ where
     R: SelectFloat + From<E::Value> + Default,
 {
     let nq = stat.len();
+    let with_q_axis = matches!(stat, Stat::Quantiles(_));
+    if axes.len() == view.ndim() && view.len() < MIN_BRACKET_LANE {
+        if let Some(xs) = view.as_slice_memory_order() {
+            // A small contiguous array reduced whole: one copy of its valid
+            // values, no plan (the values' order does not matter).
+            let mut vals = Vec::with_capacity(xs.len());
+            let has_nan = push_valid(&mut vals, xs);
+            let mut out = vec![R::default(); nq];
+            let mut scratch = QuantileScratch::new();
+            let degenerate = lane_result(&mut vals, has_nan, stat, opts, &mut scratch, &mut out);
+            let shape: &[usize] = if with_q_axis { &[nq] } else { &[] };
+            let values = ArrayD::from_shape_vec(IxDyn(shape), out).expect("length matches shape");
+            return Ok(Report { values, degenerate });
+        }
+    }
     let plan = Plan::new(view.shape(), view.strides(), axes);
     let (n_out, lane) = (plan.out_len(), plan.reduce_len());
     if n_out == 1 && lane >= MIN_BRACKET_LANE {
@@ -265,9 +359,19 @@ where
             return Ok(report);
         }
     }
-    // Each task copies a whole lane (the bracket above copies none).
+    // Each task copies a whole lane (the bracket above copies none), or
+    // `group` strided lanes at once.
+    let strided = plan.reduced.last().is_some_and(|d| d.stride != 1);
+    let group = if strided && n_out > 1 && lane <= MAX_GROUP_LANE {
+        (64 / std::mem::size_of::<E>()).clamp(1, 16)
+    } else {
+        1
+    };
     let tasks = rayon::current_num_threads().clamp(1, n_out.max(1));
-    ensure_memory(&[(lane.saturating_mul(tasks), std::mem::size_of::<E::Value>())])?;
+    ensure_memory(&[(
+        lane.saturating_mul(tasks).saturating_mul(group),
+        std::mem::size_of::<E::Value>(),
+    )])?;
     let mut results = vec![R::default(); n_out * nq];
     let ptr = SendPtr(view.as_ptr());
     let run = |start: usize, chunk: &mut [R]| -> usize {
@@ -279,27 +383,45 @@ where
         let mut degenerate = 0;
         let mut flush = |vals: &mut Vec<E::Value>, has_nan: bool, j: usize| {
             let out = &mut chunk[j * nq..(j + 1) * nq];
-            if vals.is_empty() || (has_nan && !opts.ignore_nan) {
-                out.fill(R::NAN);
-                degenerate += vals.is_empty() as usize;
-            } else {
-                lane_stat(vals, stat, opts, &mut scratch, out);
-            }
+            degenerate += lane_result(vals, has_nan, stat, opts, &mut scratch, out);
             vals.clear();
         };
+        let mut done = 0;
+        if group > 1 {
+            // Strided lanes: `group` side-by-side lanes are copied at once
+            // (`group_copy`), one output after another otherwise.
+            let mut block: Vec<E::Value> = Vec::new();
+            while done < count {
+                let width = group.min(count - done);
+                if width == group && walker.side_by_side(start + done, width) {
+                    let ends = group_copy(&walker, start + done, group, lane, &mut block);
+                    for (g, &end) in ends.iter().enumerate() {
+                        let lane_vals = &mut block[g * lane..g * lane + end];
+                        let out = &mut chunk[(done + g) * nq..(done + g + 1) * nq];
+                        degenerate +=
+                            lane_result(lane_vals, end < lane, stat, opts, &mut scratch, out);
+                    }
+                    done += width;
+                } else {
+                    let mut has_nan = false;
+                    walker.for_each_run(start + done, 1, |_, xs| {
+                        has_nan |= push_valid(&mut vals, xs)
+                    });
+                    let out = &mut chunk[done * nq..(done + 1) * nq];
+                    degenerate += lane_result(&mut vals, has_nan, stat, opts, &mut scratch, out);
+                    vals.clear();
+                    done += 1;
+                }
+            }
+            return degenerate;
+        }
         let (mut current, mut has_nan) = (0, false);
         walker.for_each_run(start, count, |j, xs| {
             while current < j {
                 flush(&mut vals, has_nan, current);
                 (current, has_nan) = (current + 1, false);
             }
-            for &x in xs {
-                if x.is_nan_value() {
-                    has_nan = true;
-                } else {
-                    vals.push(x.to_value());
-                }
-            }
+            has_nan |= push_valid(&mut vals, xs);
         });
         while current < count {
             flush(&mut vals, has_nan, current);
@@ -310,7 +432,9 @@ where
     let degenerate = if nq == 0 || n_out == 0 {
         0
     } else if n_out > 1 && n_out * lane >= 2 * MIN_TASK {
-        let per_task = (MIN_TASK / lane.max(1)).clamp(1, n_out.div_ceil(8).max(1));
+        let per_task = (MIN_TASK / lane.max(1))
+            .clamp(1, n_out.div_ceil(8).max(1))
+            .next_multiple_of(group);
         results
             .par_chunks_mut(per_task * nq)
             .enumerate()
@@ -324,7 +448,7 @@ where
         nq,
         &plan.out_offsets(),
         &plan.out_shape,
-        matches!(stat, Stat::Quantiles(_)),
+        with_q_axis,
     );
     Ok(Report { values, degenerate })
 }

@@ -101,9 +101,18 @@ unsafe fn finish_into<E: Element, R: Reducer<E>>(
     start: usize,
     out: *mut R::Output,
 ) -> usize {
+    let mut degenerate = 0;
+    if plan.out_in_order() {
+        // SAFETY: outputs `start..start + states.len()` are inside `out` (caller).
+        let out = unsafe { std::slice::from_raw_parts_mut(out.add(start), states.len()) };
+        for (slot, st) in out.iter_mut().zip(states) {
+            *slot = r.finish(st);
+            degenerate += r.degenerate(st) as usize;
+        }
+        return degenerate;
+    }
     let dims = plan.out_dims();
     let mut odo = Odometer::new(&dims, plan.out_base, start);
-    let mut degenerate = 0;
     for st in states {
         // SAFETY: the offsets of the plan's outputs lie inside `out` (caller).
         unsafe { *out.offset(odo.offset) = r.finish(st) };

@@ -208,6 +208,19 @@ impl Plan {
             .collect()
     }
 
+    /// Whether plan order is C order of the output (output `j` at offset `j`),
+    /// as when the kept axes keep their order in memory.
+    pub fn out_in_order(&self) -> bool {
+        let mut expected = 1isize;
+        for k in self.kept.iter().rev() {
+            if k.dim.len > 1 && k.out_stride != expected {
+                return false;
+            }
+            expected *= k.dim.len as isize;
+        }
+        self.out_base == 0
+    }
+
     /// Output offsets (C order) of the plan-order outputs, in plan order.
     pub fn out_offsets(&self) -> Vec<isize> {
         let mut v = Vec::with_capacity(self.out_len());

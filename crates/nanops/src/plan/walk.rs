@@ -10,6 +10,10 @@ const GATHER: usize = 1024;
 /// ([`Walker::short_lanes`]): lane set-up and folding would cost more than
 /// the values.
 pub(crate) const SHORT_LANE: usize = 16;
+/// Rows ahead that [`Walker::for_each_row_of`] prefetches (measured on
+/// `nanmedian` along axis 0 of a 10000 × 1000 array: 8 rows gained 10–15%;
+/// 4 to 32 were alike).
+const PREFETCH_ROWS: usize = 8;
 /// Outputs transposed together by [`Walker::short_lanes`].
 const SHORT_TILE: usize = 256;
 
@@ -36,6 +40,14 @@ impl<'a> Odometer<'a> {
             offset += idx[k] as isize * d.stride;
         }
         Odometer { dims, idx, offset }
+    }
+
+    /// Indices left before the innermost dimension wraps (counting the current one).
+    pub fn run_left(&self) -> usize {
+        match (self.dims.last(), self.idx.last()) {
+            (Some(d), Some(&i)) => d.len - i,
+            _ => 1,
+        }
     }
 
     /// Moves to the next index (wrapping past the end).
@@ -94,6 +106,48 @@ pub(crate) fn for_each_offset(dims: &[Dim], base: isize, mut f: impl FnMut(isize
 pub(crate) unsafe fn gather<E: Copy>(ptr: *const E, len: usize, stride: isize, dst: &mut Vec<E>) {
     dst.clear();
     dst.extend((0..len).map(|i| *ptr.offset(i as isize * stride)));
+}
+
+/// Transposes `rows` (`w` rows of `len` values, one after another) into
+/// `block` (`len` rows of `w` values): `block[l·w + k] = rows[k·len + l]`.
+///
+/// The length is made a constant (1 to [`SHORT_LANE`]) so each row's loads
+/// unroll and vectorise as one interleaved group.
+#[inline(always)]
+fn transpose_rows<E: Copy>(rows: &[E], len: usize, block: &mut [E]) {
+    #[inline(always)]
+    fn fixed<E: Copy, const L: usize>(rows: &[E], block: &mut [E]) {
+        let w = rows.len() / L;
+        assert!(block.len() >= w * L);
+        let (src, dst) = (rows.as_ptr(), block.as_mut_ptr());
+        for k in 0..w {
+            for l in 0..L {
+                // SAFETY: k·L + l < w·L ≤ rows.len(), l·w + k < L·w ≤ block.len().
+                unsafe { *dst.add(l * w + k) = *src.add(k * L + l) };
+            }
+        }
+    }
+    macro_rules! by_len {
+        ($($l:literal)*) => {
+            match len {
+                $($l => fixed::<E, $l>(rows, block),)*
+                _ => unreachable!("short lanes are at most {SHORT_LANE} long"),
+            }
+        };
+    }
+    by_len!(1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16)
+}
+
+/// Hints that the cache line at `p` will be read soon (no-op off x86-64).
+#[inline(always)]
+fn prefetch<E>(p: *const E) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch never faults, whatever the address.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p.cast());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = p;
 }
 
 /// Runs a plan over the memory of one array view.
@@ -192,6 +246,50 @@ impl<'a, E: Element> Walker<'a, E> {
         }
     }
 
+    /// Whether plan-order outputs `start..start + width` sit side by side in
+    /// memory (the innermost kept dimension is contiguous and does not wrap
+    /// among them): then one reduced index holds a contiguous row of their
+    /// values ([`Walker::for_each_row_of`]).
+    pub fn side_by_side(&self, start: usize, width: usize) -> bool {
+        let Some(inner) = self.plan.kept.last() else {
+            return false;
+        };
+        inner.dim.stride == 1 && inner.dim.len - start % inner.dim.len >= width
+    }
+
+    /// Calls `f` with the `width` values of the outputs `start..start + width`
+    /// (side by side: see [`Walker::side_by_side`]) at each reduced index, in
+    /// some fixed order of the indices. Reading many lanes at once this way
+    /// touches each cache line and page once, where lane-by-lane gathers of
+    /// a strided reduction (axis 0 of a C array) touch them once per lane.
+    #[inline(always)]
+    pub fn for_each_row_of(&self, start: usize, width: usize, mut f: impl FnMut(&[E])) {
+        debug_assert!(self.side_by_side(start, width));
+        let kept: Vec<Dim> = self.plan.kept.iter().map(|k| k.dim).collect();
+        let base = Odometer::new(&kept, self.plan.base, start).offset;
+        if let [d] = self.plan.reduced[..] {
+            // Each row is a cache miss on its own page, which the hardware
+            // prefetcher does not follow: ask for rows ahead.
+            let pf = PREFETCH_ROWS;
+            for i in 0..d.len {
+                if i + pf < d.len {
+                    prefetch(
+                        self.ptr
+                            .wrapping_offset(base + (i + pf) as isize * d.stride),
+                    );
+                }
+                f(self.slice(base + i as isize * d.stride, width));
+            }
+            return;
+        }
+        for_each_offset(
+            &self.plan.reduced,
+            base,
+            #[inline(always)]
+            |o| f(self.slice(o, width)),
+        );
+    }
+
     /// Many outputs, each one short lane (`(100000, 10)` along axis 1):
     /// tiles of outputs are transposed into a scratch block whose row `l`
     /// holds value `l` of every output of the tile, and the block goes
@@ -204,12 +302,24 @@ impl<'a, E: Element> Walker<'a, E> {
         let mut block = vec![E::default(); len * SHORT_TILE.min(states.len())];
         for tile in states.chunks_mut(SHORT_TILE) {
             let w = tile.len();
-            for k in 0..w {
-                let x = self.slice(odo.offset, len);
-                for l in 0..len {
-                    block[l * w + k] = x[l];
+            // Lanes adjacent in memory (a C-contiguous block of rows) are read
+            // as one slice; otherwise lane by lane.
+            let kept = self.plan.kept.last().map(|k| k.dim);
+            let packed = kept.is_some_and(|d| d.stride == len as isize) && odo.run_left() >= w;
+            if packed {
+                let rows = self.slice(odo.offset, w * len);
+                transpose_rows(rows, len, &mut block[..w * len]);
+                for _ in 0..w {
+                    odo.advance();
                 }
-                odo.advance();
+            } else {
+                for k in 0..w {
+                    let x = self.slice(odo.offset, len);
+                    for l in 0..len {
+                        block[l * w + k] = x[l];
+                    }
+                    odo.advance();
+                }
             }
             let mut rows: [&[E]; SHORT_LANE] = [&[]; SHORT_LANE];
             for (row, vals) in rows.iter_mut().zip(block[..len * w].chunks_exact(w)) {

@@ -1,9 +1,9 @@
 //! Quantiles and medians of one lane by selection on a scratch buffer (never a full sort of
 //! a large lane).
 
-use super::float::{ascending, contains_nan, SelectFloat};
+use super::float::{contains_nan, SelectFloat};
 use super::method::QuantileMethod;
-use super::nth::select_nth;
+use super::nth::{select_nth, small_sort};
 use super::rank::{pick, Pick, QDtype};
 
 /// Slices this short are sorted outright (measured: selection does not pay below ~32).
@@ -276,7 +276,7 @@ pub(crate) fn select_ranks<T: SelectFloat>(values: &mut [T], offset: usize, rank
         return;
     }
     if sort_is_cheaper(len, ranks.len()) {
-        values.sort_unstable_by(ascending);
+        small_sort(values); // sorts any length, branch-free up to 16
         return;
     }
 
