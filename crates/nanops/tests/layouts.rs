@@ -254,14 +254,20 @@ fn arg_extrema_of_tall_and_wide_arrays_match_the_reference() {
 #[test]
 fn many_short_lanes_match_the_reference() {
     let mut x = 0x2545_f491_4f6c_dd1du64;
-    for (shape, axes) in [
+    // every short length (each has its own transposition), tiles that wrap
+    // an inner kept axis (100 outputs per row of 3), and longer lanes
+    let mut cases: Vec<(Vec<usize>, Vec<usize>)> =
+        (1..=16).map(|l| (vec![600, l], vec![1])).collect();
+    cases.extend([
         (vec![70_000, 4], vec![1]),
         (vec![3000, 16], vec![1]),
         (vec![500, 17], vec![1]),
         (vec![40, 50, 7], vec![2]),
         (vec![40, 50, 7], vec![0, 2]),
         (vec![257, 1, 3], vec![2]),
-    ] {
+        (vec![3, 100, 5], vec![2]),
+    ]);
+    for (shape, axes) in cases {
         let n: usize = shape.iter().product();
         let v: Vec<f64> = (0..n)
             .map(|_| {

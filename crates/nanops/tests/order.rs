@@ -45,6 +45,61 @@ proptest! {
 }
 
 #[test]
+fn strided_lanes_copied_in_groups_match_the_reference() {
+    // Axis 0 of C arrays (and the other layouts): lanes side by side are
+    // copied a cache line at a time; widths around the group size (8 f64)
+    // with leftover lanes, one-row reductions, ties and NaN.
+    let mut x = 0x9e37_79b9_7f4a_7c15u64;
+    for (rows, cols) in [(5, 7), (300, 8), (300, 9), (41, 17), (1, 40), (64, 33)] {
+        let v: Vec<f64> = (0..rows * cols)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                match x % 11 {
+                    0 => f64::NAN,
+                    k => (k % 5) as f64 + (x >> 40) as f64 * 1e-3,
+                }
+            })
+            .collect();
+        let a = ArrayD::from_shape_vec(IxDyn(&[rows, cols]), v).unwrap();
+        let axes = vec![0];
+        let med = reference(&a, &axes, |g| sorted_median(&mut valid(g)));
+        let q90 = reference(&a, &axes, |g| {
+            let mut v = valid(g);
+            v.sort_by(|a, b| a.partial_cmp(b).unwrap());
+            if v.is_empty() {
+                return f64::NAN;
+            }
+            let pos = (v.len() - 1) as f64 * 0.9;
+            let (i, g) = (pos.floor() as usize, pos - pos.floor());
+            match v.get(i + 1) {
+                Some(&b) => v[i] + (b - v[i]) * g,
+                None => v[i],
+            }
+        });
+        for (name, buf, layout) in layouts(&a) {
+            let view = view(&buf, layout);
+            let got = nanops::nanmedian(&view, 0).unwrap();
+            assert!(same(&got, &med), "nanmedian {rows}×{cols} {name}");
+            let q = nanops::nanquantile(&view, &[0.9, 0.5], 0, QuantileMethod::Linear).unwrap();
+            let (q0, q1) = (
+                q.index_axis(ndarray::Axis(0), 0),
+                q.index_axis(ndarray::Axis(0), 1),
+            );
+            assert!(
+                same(&q0.to_owned(), &q90),
+                "nanquantile 0.9 {rows}×{cols} {name}"
+            );
+            assert!(
+                same(&q1.to_owned(), &med),
+                "nanquantile 0.5 {rows}×{cols} {name}"
+            );
+        }
+    }
+}
+
+#[test]
 fn long_lane_medians_are_exact_for_any_distribution() {
     let n = 1 << 19;
     let mut rand = uniform(12345u64);
