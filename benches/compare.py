@@ -90,8 +90,9 @@ def timings(fns: dict[str, Callable[[], object]], repeats: int, budget: float) -
 
     Every round calls each function once (or, for calls under 0.1 ms, a
     loop of about 1 ms), so a slow spell of the shared machine hits every
-    library alike and their ratios stay meaningful. A function whose first
-    call took longer than `budget` is not repeated (NumPy's Python loop for
+    library alike and their ratios stay meaningful. Rounds stop after
+    `repeats`, or after three once `budget` seconds are spent. A function
+    whose first call took longer than `budget` is not repeated (NumPy's Python loop for
     quantiles along an axis takes seconds).
     """
     inner: dict[str, int] = {}
@@ -103,7 +104,10 @@ def timings(fns: dict[str, Callable[[], object]], repeats: int, budget: float) -
         inner[name] = max(1, int(1e-3 / max(first, 1e-7))) if first < 1e-4 else 1
         samples[name] = [first] if first > budget else []
     start = time.perf_counter()
-    for _ in range(repeats):
+    for done in range(repeats):
+        # at least three rounds; then stop once the budget is spent
+        if done >= 3 and time.perf_counter() - start > budget:
+            break
         for name, fn in fns.items():
             if samples[name] and samples[name][0] > budget:
                 continue
@@ -112,8 +116,6 @@ def timings(fns: dict[str, Callable[[], object]], repeats: int, budget: float) -
             for _ in range(n):
                 fn()
             samples[name].append((time.perf_counter() - t0) / n)
-        if time.perf_counter() - start > budget * len(fns):
-            break
     return {name: statistics.median(ts) for name, ts in samples.items()}
 
 
