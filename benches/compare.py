@@ -89,7 +89,7 @@ def timings(fns: dict[str, Callable[[], object]], repeats: int, budget: float) -
     """Median seconds per call of each function, measured interleaved.
 
     Every round calls each function once (or, for calls under 0.1 ms, a
-    loop of about 1 ms), so a slow spell of the shared machine hits every
+    loop of about 2 ms, its length set from warm calls), so a slow spell of the shared machine hits every
     library alike and their ratios stay meaningful. Rounds stop after
     `repeats`, or after three once `budget` seconds are spent. A function
     whose first call took longer than `budget` is not repeated (NumPy's Python loop for
@@ -101,8 +101,14 @@ def timings(fns: dict[str, Callable[[], object]], repeats: int, budget: float) -
         t0 = time.perf_counter()
         fn()
         first = time.perf_counter() - t0
-        inner[name] = max(1, int(1e-3 / max(first, 1e-7))) if first < 1e-4 else 1
         samples[name] = [first] if first > budget else []
+        if first < 1e-3:
+            # calibrate on warm calls: a first call can be many times slower
+            t0 = time.perf_counter()
+            for _ in range(10):
+                fn()
+            first = (time.perf_counter() - t0) / 10
+        inner[name] = max(1, int(2e-3 / max(first, 1e-7))) if first < 1e-4 else 1
     start = time.perf_counter()
     for done in range(repeats):
         # at least three rounds; then stop once the budget is spent

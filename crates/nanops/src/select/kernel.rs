@@ -3,7 +3,7 @@
 
 use super::float::{contains_nan, SelectFloat};
 use super::method::QuantileMethod;
-use super::nth::{select_nth, small_sort};
+use super::nth::{select_nth, small_middles, small_sort};
 use super::rank::{pick, Pick, QDtype};
 
 /// Slices this short are sorted outright (measured: selection does not pay below ~32).
@@ -236,6 +236,13 @@ pub fn median_in_place<T: SelectFloat>(values: &mut [T]) -> T {
         return T::NAN;
     }
     let middle = n / 2;
+    if let Some((lower, upper)) = small_middles(values) {
+        return if n % 2 == 1 {
+            upper
+        } else {
+            T::mean_of_two(lower, upper)
+        };
+    }
     if n % 2 == 1 {
         let (_, median, _) = select_nth(values, middle);
         return *median;
