@@ -49,17 +49,12 @@ fn strided_lanes_copied_in_groups_match_the_reference() {
     // Axis 0 of C arrays (and the other layouts): lanes side by side are
     // copied a cache line at a time; widths around the group size (8 f64)
     // with leftover lanes, one-row reductions, ties and NaN.
-    let mut x = 0x9e37_79b9_7f4a_7c15u64;
+    let mut u = uniform(0x9e37_79b9_7f4a_7c15);
     for (rows, cols) in [(5, 7), (300, 8), (300, 9), (41, 17), (1, 40), (64, 33)] {
         let v: Vec<f64> = (0..rows * cols)
-            .map(|_| {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                match x % 11 {
-                    0 => f64::NAN,
-                    k => (k % 5) as f64 + (x >> 40) as f64 * 1e-3,
-                }
+            .map(|_| match u() {
+                p if p < 0.1 => f64::NAN,
+                p => (p * 5.0).floor() + u() * 1e-3 * (p > 0.5) as u8 as f64,
             })
             .collect();
         let a = ArrayD::from_shape_vec(IxDyn(&[rows, cols]), v).unwrap();

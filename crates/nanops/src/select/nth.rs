@@ -216,16 +216,24 @@ fn network_sort<T: SelectFloat, const N: usize>(w: &mut [T]) {
 mod tests {
     use super::*;
 
+    /// A seeded xorshift stream of `u64` (deterministic test data).
+    fn xorshift(mut x: u64) -> impl FnMut() -> u64 {
+        move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        }
+    }
+
     #[test]
     fn matches_a_full_sort_for_every_rank() {
-        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = xorshift(0x9e37_79b9_7f4a_7c15);
         for len in [1usize, 2, 3, 5, 10, 16, 17, 100, 1000, 2500] {
             for pattern in 0..4 {
                 let v: Vec<f64> = (0..len)
                     .map(|i| {
-                        x ^= x << 13;
-                        x ^= x >> 7;
-                        x ^= x << 17;
+                        let x = next();
                         match pattern {
                             0 => (x % 1000) as f64,
                             1 => (x % 3) as f64,   // many ties
@@ -268,15 +276,13 @@ mod tests {
 
     #[test]
     fn small_sort_permutes_and_orders_every_short_length() {
-        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut next = xorshift(0x2545_f491_4f6c_dd1d);
         let specials = [f64::INFINITY, f64::NEG_INFINITY, -0.0, 0.0, 1.0, 1.0];
         for len in 0..=20 {
             for _ in 0..200 {
                 let v: Vec<f64> = (0..len)
                     .map(|_| {
-                        x ^= x << 13;
-                        x ^= x >> 7;
-                        x ^= x << 17;
+                        let x = next();
                         specials[(x % 6) as usize] * ((x >> 8) % 3) as f64
                     })
                     .map(|y| if y.is_nan() { 0.0 } else { y })
@@ -299,14 +305,12 @@ mod tests {
 
     #[test]
     fn small_middles_are_the_sorted_middle_values() {
-        let mut x = 0x853c_49e6_748f_ea9bu64;
+        let mut next = xorshift(0x853c_49e6_748f_ea9b);
         for len in 0..=20usize {
             for _ in 0..100 {
                 let v: Vec<f64> = (0..len)
                     .map(|_| {
-                        x ^= x << 13;
-                        x ^= x >> 7;
-                        x ^= x << 17;
+                        let x = next();
                         (x % 7) as f64 - 3.0
                     })
                     .collect();
