@@ -9,8 +9,8 @@ the ``## Accuracy`` section of BENCHMARKS.md (from that line to the end of the
 file; appended when absent), which ``benches/compare.py`` keeps when it
 rewrites its own table.
 
-    PYTHONPATH=python python3 benches/accuracy.py
-    PYTHONPATH=python python3 benches/accuracy.py --no-write   # print only
+    python3 benches/accuracy.py
+    python3 benches/accuracy.py --no-write   # print only
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ try:
 except ImportError:  # pragma: no cover - optional peer
     nb = None
 
-COMMAND = "PYTHONPATH=python python3 benches/accuracy.py"
+COMMAND = "python3 benches/accuracy.py"
 LIBS = ("nanops", "NumPy", "bottleneck", "numbagg")
 
 # (label, case of test_accuracy.CASES, dtype, function)
