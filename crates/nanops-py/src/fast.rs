@@ -112,11 +112,20 @@ fn declined<'py>(a: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
 }
 
 /// The reduced axes: the one given, or all.
-fn axes_of(axis: Option<usize>, ndim: usize) -> Vec<usize> {
-    match axis {
+/// [`fast_input`] with the reduced axes spelled out (all for `None`);
+/// `nonempty` also declines zero-size arrays (reductions NumPy rejects there).
+fn fast_axes<'py>(
+    a: &Bound<'py, PyAny>,
+    axis: &Bound<'py, PyAny>,
+    want: Dtypes,
+    nonempty: bool,
+) -> Option<(Bound<'py, PyUntypedArray>, Vec<usize>)> {
+    let (x, ax) = fast_input(a, axis, want).filter(|(x, _)| !nonempty || x.len() > 0)?;
+    let axes = match ax {
         Some(k) => vec![k],
-        None => (0..ndim).collect(),
-    }
+        None => (0..x.ndim()).collect(),
+    };
+    Some((x, axes))
 }
 
 /// A `(result, flag)` pair as a Python tuple.
@@ -140,10 +149,9 @@ fn fast_nansum<'py>(
     a: &Bound<'py, PyAny>,
     axis: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let Some((x, ax)) = fast_input(a, axis, Dtypes::Kernel) else {
+    let Some((x, axes)) = fast_axes(a, axis, Dtypes::Kernel, false) else {
         return declined(a);
     };
-    let axes = axes_of(ax, x.ndim());
     dispatch_all!(&x, sum_impl(axes, true))
 }
 
@@ -153,10 +161,9 @@ fn fast_nanprod<'py>(
     a: &Bound<'py, PyAny>,
     axis: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let Some((x, ax)) = fast_input(a, axis, Dtypes::Kernel) else {
+    let Some((x, axes)) = fast_axes(a, axis, Dtypes::Kernel, false) else {
         return declined(a);
     };
-    let axes = axes_of(ax, x.ndim());
     dispatch_all!(&x, prod_impl(axes, true))
 }
 
@@ -166,10 +173,9 @@ fn fast_nanmean<'py>(
     a: &Bound<'py, PyAny>,
     axis: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let Some((x, ax)) = fast_input(a, axis, Dtypes::Inexact) else {
+    let Some((x, axes)) = fast_axes(a, axis, Dtypes::Inexact, false) else {
         return declined(a);
     };
-    let axes = axes_of(ax, x.ndim());
     pair(a.py(), dispatch_all!(&x, mean_impl(axes, true))?)
 }
 
@@ -182,10 +188,9 @@ fn fast_nanvar<'py>(
     ddof: f64,
     std: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let Some((x, ax)) = fast_input(a, axis, Dtypes::Inexact) else {
+    let Some((x, axes)) = fast_axes(a, axis, Dtypes::Inexact, false) else {
         return declined(a);
     };
-    let axes = axes_of(ax, x.ndim());
     pair(a.py(), dispatch_all!(&x, var_impl(axes, ddof, std, true))?)
 }
 
@@ -198,10 +203,9 @@ fn fast_nanextremum<'py>(
     axis: &Bound<'py, PyAny>,
     max: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let Some((x, ax)) = fast_input(a, axis, Dtypes::Kernel).filter(|(x, _)| x.len() > 0) else {
+    let Some((x, axes)) = fast_axes(a, axis, Dtypes::Kernel, true) else {
         return declined(a);
     };
-    let axes = axes_of(ax, x.ndim());
     pair(a.py(), dispatch_all!(&x, extremum_impl(axes, max, true))?)
 }
 
@@ -226,10 +230,9 @@ fn fast_nanmedian<'py>(
     a: &Bound<'py, PyAny>,
     axis: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let Some((x, ax)) = fast_input(a, axis, Dtypes::Real).filter(|(x, _)| x.len() > 0) else {
+    let Some((x, axes)) = fast_axes(a, axis, Dtypes::Real, true) else {
         return declined(a);
     };
-    let axes = axes_of(ax, x.ndim());
     let (values, empty) = dispatch_real!(&x, median_impl(axes, true, true))?;
     Ok(PyTuple::new(a.py(), [values, empty.into_pyobject(a.py())?.into_any()])?.into_any())
 }

@@ -1,5 +1,5 @@
-//! Times the streaming reductions on the benchmark shapes (a quick profiling
-//! aid; `benches/compare.py` is the real benchmark).
+//! Times the streaming reductions, medians and quantiles on the benchmark
+//! shapes (a quick profiling aid; `benches/compare.py` is the real benchmark).
 //!
 //! `cargo run --release -p nanops --example kernel_timing [filter] [shape]`
 //! (`REPS=n` sets the repeats; each case prints its fastest time)

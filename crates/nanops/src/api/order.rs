@@ -108,6 +108,11 @@ enum Stat<'q> {
 }
 
 impl Stat<'_> {
+    /// Whether results carry a leading `q` axis (quantiles do, medians not).
+    fn has_q_axis(&self) -> bool {
+        matches!(self, Stat::Quantiles(_))
+    }
+
     /// Values per output: one median, or one per `q`.
     fn len(&self) -> usize {
         match self {
@@ -316,8 +321,13 @@ where
             }
         },
     }
-    let with_q_axis = matches!(stat, Stat::Quantiles(_));
-    let values = scatter(out, nq, &plan.out_offsets(), &plan.out_shape, with_q_axis);
+    let values = scatter(
+        out,
+        nq,
+        &plan.out_offsets(),
+        &plan.out_shape,
+        stat.has_q_axis(),
+    );
     Some(Report { values, degenerate })
 }
 
@@ -332,7 +342,7 @@ where
     R: SelectFloat + From<E::Value> + Default,
 {
     let nq = stat.len();
-    let with_q_axis = matches!(stat, Stat::Quantiles(_));
+    let with_q_axis = stat.has_q_axis();
     if axes.len() == view.ndim() && view.len() < MIN_BRACKET_LANE {
         if let Some(xs) = view.as_slice_memory_order() {
             // A small contiguous array reduced whole: one copy of its valid

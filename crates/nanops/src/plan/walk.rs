@@ -300,12 +300,16 @@ impl<'a, E: Element> Walker<'a, E> {
         let mut odo = Odometer::new(&kept, self.plan.base, start);
         let len = lane.len;
         let mut block = vec![E::default(); len * SHORT_TILE.min(states.len())];
+        // Lanes adjacent in memory (a C-contiguous block of rows) are read as
+        // one slice when a tile does not wrap the innermost kept dimension.
+        let adjacent = self
+            .plan
+            .kept
+            .last()
+            .is_some_and(|k| k.dim.stride == len as isize);
         for tile in states.chunks_mut(SHORT_TILE) {
             let w = tile.len();
-            // Lanes adjacent in memory (a C-contiguous block of rows) are read
-            // as one slice; otherwise lane by lane.
-            let kept = self.plan.kept.last().map(|k| k.dim);
-            let packed = kept.is_some_and(|d| d.stride == len as isize) && odo.run_left() >= w;
+            let packed = adjacent && odo.run_left() >= w;
             if packed {
                 let rows = self.slice(odo.offset, w * len);
                 transpose_rows(rows, len, &mut block[..w * len]);
