@@ -111,7 +111,6 @@ fn declined<'py>(a: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
     Ok(a.py().NotImplemented().into_bound(a.py()))
 }
 
-/// The reduced axes: the one given, or all.
 /// [`fast_input`] with the reduced axes spelled out (all for `None`);
 /// `nonempty` also declines zero-size arrays (reductions NumPy rejects there).
 fn fast_axes<'py>(
