@@ -49,6 +49,23 @@ pub(crate) fn fold_lanes<T: Copy>(mut acc: [T; LANES], add: impl Fn(T, T) -> T) 
     acc[0]
 }
 
+/// Folds the `L` values of `a` by halving: value `i` takes value `i + w`,
+/// `w` the largest power of two below the count left, until one is left.
+/// `L` is a constant, so the loops unroll into a tree of depth
+/// `⌈log2 L⌉` (a sum's rounding error grows with the depth, not with `L`).
+#[inline(always)]
+pub(crate) fn fold_tree<T: Copy, const L: usize>(mut a: [T; L], add: impl Fn(T, T) -> T) -> T {
+    let mut n = L;
+    while n > 1 {
+        let w = n.next_power_of_two() / 2;
+        for i in 0..n - w {
+            a[i] = add(a[i], a[i + w]);
+        }
+        n = w;
+    }
+    a[0]
+}
+
 /// Position of the first non-NaN value.
 ///
 /// Hot loops in this module are index loops, not iterator adaptors: an
@@ -77,6 +94,19 @@ pub(crate) trait Reducer<E: Element>: Sync {
     fn init(&self) -> Self::State;
     /// Folds a contiguous run of one output's values.
     fn push_slice(&self, st: &mut Self::State, xs: &[E]);
+    /// Whether [`Reducer::short_state`] is a kernel of its own. When false,
+    /// short lanes are transposed and folded across outputs by `push_rows`.
+    const SHORT: bool = false;
+    /// The state of one short lane whose length `L` (at most 16) is a
+    /// constant, so its loops unroll into straight-line code that LLVM
+    /// vectorises within the lane (`(100000, 10)` along axis 1: one call per
+    /// output, the state kept in registers up to its result).
+    #[inline(always)]
+    fn short_state<const L: usize>(&self, xs: &[E; L]) -> Self::State {
+        let mut st = self.init();
+        self.push_slice(&mut st, xs);
+        st
+    }
     /// Folds a block of rows: `rows[i][j]` goes into `states[j]`; every row has
     /// `states.len()` values. Blocks are short (at most [`ROW_BLOCK`] rows), so
     /// implementations accumulate them in plain column accumulators and touch

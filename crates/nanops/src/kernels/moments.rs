@@ -8,8 +8,8 @@
 //! means at the magnitude of the data (at an offset of 1e8 that rounding cost
 //! six digits of the variance).
 
-use super::sum::{block_sum, column_sums};
-use super::{fold_lanes, Reducer, BLOCK, LANES};
+use super::sum::{block_sum, column_sums, short_sum};
+use super::{fold_lanes, fold_tree, Reducer, BLOCK, LANES};
 use crate::element::{Accumulator, Element, FloatAcc};
 use crate::states::Moments;
 use num_traits::{Float, Zero};
@@ -75,6 +75,30 @@ impl<E: Element> Reducer<E> for VarReducer {
         for block in xs.chunks(BLOCK) {
             st.merge(&block_moments(block));
         }
+    }
+    const SHORT: bool = true;
+    /// Both passes over the lane in registers: the mean, then the
+    /// deviations from it, each added as a tree.
+    #[inline(always)]
+    fn short_state<const L: usize>(&self, xs: &[E; L]) -> Self::State {
+        let (sum, n) = short_sum(xs, E::to_float);
+        if n == 0 {
+            return Moments::default();
+        }
+        let center = sum.div_real(E::Float::real_from_u64(n));
+        let zero = <E::Float as Accumulator>::zero();
+        let mut d = [zero; L];
+        for i in 0..L {
+            let x = xs[i];
+            d[i] = if x.is_nan_value() {
+                zero
+            } else {
+                x.to_float() - center
+            };
+        }
+        let q = fold_tree(d.map(|d| d.abs2()), |a, b| a + b);
+        let r = fold_tree(d, |a, b| a + b);
+        Moments::from_deviations(n, center, r, q)
     }
     /// Two passes over the block (it is in cache): column means, then the
     /// deviations from them (sum and sum of squares: the corrected two-pass

@@ -1,6 +1,6 @@
 //! Sum, product, count and mean kernels.
 
-use super::{fold_lanes, Reducer, BLOCK, LANES};
+use super::{fold_lanes, fold_tree, Reducer, BLOCK, LANES};
 
 /// Compensated lanes per loop: two AVX-512 registers of `f64`. With one
 /// (8 lanes) each step waits on the latency of the previous addition to the
@@ -130,6 +130,11 @@ impl<E: Element> Reducer<E> for SumReducer {
     fn push_slice(&self, st: &mut Self::State, xs: &[E]) {
         sum_into(st, xs, E::to_acc);
     }
+    const SHORT: bool = true;
+    #[inline(always)]
+    fn short_state<const L: usize>(&self, xs: &[E; L]) -> Self::State {
+        Sum::of(short_sum(xs, E::to_acc).0)
+    }
     #[inline(always)]
     fn push_rows(&self, states: &mut [Self::State], rows: &[&[E]]) {
         let (acc, _) = column_sums(states.len(), rows, E::to_acc);
@@ -144,6 +149,25 @@ impl<E: Element> Reducer<E> for SumReducer {
     fn finish(&self, st: &Self::State) -> E::Sum {
         E::sum_from_acc(st.value())
     }
+}
+
+/// Sum and count of the non-NaN values of a short lane (`L` at most 16),
+/// added as a tree ([`fold_tree`]): at most four roundings deep, where
+/// NumPy's pairwise sum of 10 values is five deep.
+#[inline(always)]
+pub(crate) fn short_sum<E: Element, A: Accumulator, const L: usize>(
+    xs: &[E; L],
+    conv: impl Fn(E) -> A,
+) -> (A, u64) {
+    let mut acc = [A::zero(); L];
+    let mut valid = [0u64; L];
+    for i in 0..L {
+        let x = xs[i];
+        let nan = x.is_nan_value();
+        acc[i] = if nan { A::zero() } else { conv(x) };
+        valid[i] = !nan as u64;
+    }
+    (fold_tree(acc, A::add), fold_tree(valid, |a, b| a + b))
 }
 
 /// Column sums and NaN counts of a block of rows, each `n` long.
@@ -294,6 +318,12 @@ impl<E: Element> Reducer<E> for MeanReducer {
     #[inline(always)]
     fn push_slice(&self, st: &mut Self::State, xs: &[E]) {
         st.1 .0 += sum_into(&mut st.0, xs, E::to_float);
+    }
+    const SHORT: bool = true;
+    #[inline(always)]
+    fn short_state<const L: usize>(&self, xs: &[E; L]) -> Self::State {
+        let (sum, valid) = short_sum(xs, E::to_float);
+        (Sum::of(sum), Count(valid))
     }
     #[inline(always)]
     fn push_rows(&self, states: &mut [Self::State], rows: &[&[E]]) {

@@ -136,7 +136,14 @@ fn by_outputs<E: Element, R: Reducer<E>>(
     // SAFETY: `plan` was made from the view behind `ptr`.
     let walker = unsafe { Walker::new(ptr, plan) };
     let dst = SendPtr(out.as_mut_ptr().cast_const());
+    let short = R::SHORT && !rows && n_out > 1 && walker.short_lane().is_some();
     let task = |start: usize, end: usize| {
+        if short {
+            // SAFETY: each task writes its own outputs of the plan's output.
+            return unsafe {
+                short_lanes_into(&walker, r, start, end - start, dst.get().cast_mut())
+            };
+        }
         let mut st = Vec::with_capacity(tile.min(end - start));
         let mut degenerate = 0;
         for s in (start..end).step_by(tile) {
@@ -177,6 +184,25 @@ fn run<E: Element, R: Reducer<E>>(
         #[inline(always)]
         || walker.run(r, st, start),
     );
+}
+
+/// [`Walker::short_lanes_into`] compiled for the best instruction set.
+///
+/// # Safety
+/// As [`Walker::short_lanes_into`].
+#[inline(never)]
+unsafe fn short_lanes_into<E: Element, R: Reducer<E>>(
+    walker: &Walker<'_, E>,
+    r: &R,
+    start: usize,
+    count: usize,
+    out: *mut R::Output,
+) -> usize {
+    E::dispatch(
+        #[inline(always)]
+        // SAFETY: as this function's contract.
+        || unsafe { walker.short_lanes_into(r, start, count, out) },
+    )
 }
 
 /// [`Reducer::push_slice`] of one slice, compiled for the best instruction set.

@@ -333,6 +333,100 @@ impl<'a, E: Element> Walker<'a, E> {
         }
     }
 
+    /// The length of the plan's one reduced dimension when it is a short
+    /// contiguous lane that [`Walker::short_lanes_into`] can take.
+    pub fn short_lane(&self) -> Option<usize> {
+        match self.plan.reduced[..] {
+            [lane] if lane.stride == 1 && lane.len <= SHORT_LANE && lane.len > 0 => Some(lane.len),
+            _ => None,
+        }
+    }
+
+    /// Many outputs, each one short lane ([`Walker::short_lane`]), for
+    /// reducers with a kernel of their own per short lane
+    /// ([`Reducer::short_state`]): each output's state is made, filled and
+    /// finished in registers and written to `out` (the plan's whole C-order
+    /// output), with the lane length a constant. Returns how many of the
+    /// plan-order outputs `start..start + count` were degenerate.
+    ///
+    /// # Safety
+    /// `out` must point to the plan's whole output, and no other thread may
+    /// write these outputs meanwhile.
+    #[inline(always)]
+    pub unsafe fn short_lanes_into<R: Reducer<E>>(
+        &self,
+        r: &R,
+        start: usize,
+        count: usize,
+        out: *mut R::Output,
+    ) -> usize {
+        /// The result of one lane (a function, not a closure: a closure may
+        /// stay out of line, compiled for the baseline instruction set).
+        #[inline(always)]
+        fn one<E: Element, R: Reducer<E>, const L: usize>(
+            r: &R,
+            lane: &[E; L],
+            degenerate: &mut usize,
+        ) -> R::Output {
+            let st = r.short_state(lane);
+            *degenerate += r.degenerate(&st) as usize;
+            r.finish(&st)
+        }
+        #[inline(always)]
+        fn each<E: Element, R: Reducer<E>, const L: usize>(
+            w: &Walker<'_, E>,
+            r: &R,
+            start: usize,
+            count: usize,
+            out: *mut R::Output,
+        ) -> usize {
+            let kept: Vec<Dim> = w.plan.kept.iter().map(|k| k.dim).collect();
+            let stride = kept.last().map_or(0, |d| d.stride);
+            let in_order = w.plan.out_in_order();
+            let out_dims = w.plan.out_dims();
+            let mut degenerate = 0;
+            let mut done = 0;
+            // runs along the innermost kept dimension: offsets step by its
+            // stride, without the odometer's per-index bookkeeping
+            while done < count {
+                let j = start + done;
+                let odo = Odometer::new(&kept, w.plan.base, j);
+                let run = odo.run_left().min(count - done);
+                if in_order && stride == L as isize {
+                    // rows one after another, outputs one after another
+                    let rows = w.slice(odo.offset, run * L);
+                    // SAFETY: outputs `j..j + run` lie in `out` (caller).
+                    let out = unsafe { std::slice::from_raw_parts_mut(out.add(j), run) };
+                    for (slot, lane) in out.iter_mut().zip(rows.chunks_exact(L)) {
+                        let lane = lane.try_into().expect("chunks of L");
+                        *slot = one::<E, R, L>(r, lane, &mut degenerate);
+                    }
+                } else {
+                    let mut dst = Odometer::new(&out_dims, w.plan.out_base, j);
+                    for k in 0..run {
+                        let lane = w.slice(odo.offset + k as isize * stride, L);
+                        let value = one::<E, R, L>(r, lane.try_into().expect("L"), &mut degenerate);
+                        // SAFETY: the plan's output offsets lie in `out` (caller).
+                        unsafe { *out.offset(dst.offset) = value };
+                        dst.advance();
+                    }
+                }
+                done += run;
+            }
+            degenerate
+        }
+        let len = self.short_lane().expect("a short lane");
+        macro_rules! by_len {
+            ($($l:literal)*) => {
+                match len {
+                    $($l => each::<E, R, $l>(self, r, start, count, out),)*
+                    _ => unreachable!("short lanes are at most {SHORT_LANE} long"),
+                }
+            };
+        }
+        by_len!(1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16)
+    }
+
     #[inline(always)]
     fn rows<R: Reducer<E>>(&self, r: &R, states: &mut [R::State], start: usize) {
         let (inner, outer) = self.plan.kept.split_last().expect("rows need a kept dim");

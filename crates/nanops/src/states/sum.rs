@@ -20,6 +20,15 @@ pub struct Sum<A: Accumulator> {
 }
 
 impl<A: Accumulator> Sum<A> {
+    /// The sum of one value: what pushing `x` to an empty state gives
+    /// (compensated addition to zero is exact).
+    #[inline(always)]
+    pub fn of(x: A) -> Self {
+        Sum {
+            hi: x,
+            lo: A::zero(),
+        }
+    }
     /// Adds one value.
     #[inline(always)]
     pub fn push(&mut self, x: A) {
