@@ -8,6 +8,7 @@ over the floor. Writes BENCHMARKS.md (table, machine, command) and
 benches/speedups.png.
 
     python3 benches/compare.py            # full run (several minutes)
+    python3 benches/compare.py --cold     # large cases from main memory
     python3 benches/compare.py --quick    # fewer repeats
 """
 
@@ -85,19 +86,47 @@ def impls(name: str, axis) -> dict[str, Callable[[np.ndarray], object] | None]:
     return out
 
 
-def timings(fns: dict[str, Callable[[], object]], repeats: int, budget: float) -> dict[str, float]:
+def l3_bytes() -> int:
+    """Size of the last-level cache (Linux sysfs; 256 MiB when unknown)."""
+    try:
+        text = Path("/sys/devices/system/cpu/cpu0/cache/index3/size").read_text().strip()
+        scale = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}.get(text[-1], 1)
+        return int(text.rstrip("KMG")) * scale
+    except (OSError, ValueError, IndexError):
+        return 256 << 20
+
+
+class Evictor:
+    """Reads a buffer twice the size of the last-level cache, so that the
+    next call finds its input in main memory (``--cold``)."""
+
+    def __init__(self) -> None:
+        self.buf = np.ones(2 * l3_bytes() // 8)
+
+    def __call__(self) -> None:
+        np.maximum.reduce(self.buf)
+
+
+def timings(fns: dict[str, Callable[[], object]], repeats: int, budget: float,
+            before: Callable[[], None] | None = None) -> dict[str, float]:
     """Median seconds per call of each function, measured interleaved.
 
     Every round calls each function once (or, for calls under 0.1 ms, a
-    loop of about 2 ms, its length set from warm calls), so a slow spell of the shared machine hits every
-    library alike and their ratios stay meaningful. Rounds stop after
+    loop of about 2 ms, its length set from warm calls), so a slow spell of
+    the shared machine hits every library alike and their ratios stay
+    meaningful. Before each timed call, `before` runs (untimed) if given;
+    otherwise the function is called once untimed, so that every library
+    is timed in the cache state its own call leaves (the state of repeated
+    calls), not in whatever the previous library left. Rounds stop after
     `repeats`, or after three once `budget` seconds are spent. A function
-    whose first call took longer than `budget` is not repeated (NumPy's Python loop for
-    quantiles along an axis takes seconds).
+    whose first call took longer than `budget` is not repeated (NumPy's
+    Python loop for quantiles along an axis takes seconds).
     """
     inner: dict[str, int] = {}
     samples: dict[str, list[float]] = {}
     for name, fn in fns.items():
+        if before is not None:
+            before()
         t0 = time.perf_counter()
         fn()
         first = time.perf_counter() - t0
@@ -118,6 +147,10 @@ def timings(fns: dict[str, Callable[[], object]], repeats: int, budget: float) -
             if samples[name] and samples[name][0] > budget:
                 continue
             n = inner[name]
+            if before is not None:
+                before()
+            elif n == 1:
+                fn()
             t0 = time.perf_counter()
             for _ in range(n):
                 fn()
@@ -131,21 +164,26 @@ def data(shape, dtype, rng) -> np.ndarray:
     return a
 
 
-def run(repeats: int, budget: float) -> list[dict]:
+def run(repeats: int, budget: float, cold: bool = False, only: str = "") -> list[dict]:
     rng = np.random.default_rng(0)
     rows = []
     warnings.simplefilter("ignore")
+    before = Evictor() if cold else None
     for dtype in (np.float64, np.float32):
         for shape, axis in SHAPES:
+            if cold and int(np.prod(shape)) < 1_000_000:
+                continue  # small inputs live in cache whatever one does
             a = data(shape, dtype, rng)
             clean = np.nan_to_num(a)
             for name in FUNCS:
                 if name == "nanargmax" and not single_axis(axis):
                     continue  # argmax takes one axis
+                if only and only not in f"{np.dtype(dtype).name} {shape} {name}":
+                    continue
                 libs = impls(name, axis)
                 fns = {lib: (lambda fn=fn: fn(a)) for lib, fn in libs.items() if fn is not None}
                 fns["floor"] = lambda: np.add.reduce(clean, axis=axis)
-                measured = timings(fns, repeats, budget)
+                measured = timings(fns, repeats, budget, before)
                 floor = measured.pop("floor")
                 times: dict[str, float | None] = {lib: measured.get(lib) for lib in libs}
                 peers = {k: v for k, v in times.items() if k != "nanops" and v is not None}
@@ -171,19 +209,9 @@ def fmt(t: float | None) -> str:
     return f"{t*1e3:.3f}" if t < 1 else f"{t*1e3:.0f}"
 
 
-def write(rows: list[dict], command: str) -> None:
+def table(rows: list[dict]) -> list[str]:
+    """The Markdown table of `rows`."""
     lines = [
-        "# Benchmarks", "",
-        "Times in milliseconds: medians of interleaved rounds (each round calls every",
-        "library and the floor once), one process, 10% NaN.",
-        "`speed-up` = fastest peer's time / nanops' time; `× floor` = nanops' time /",
-        "`np.add.reduce` of a NaN-free array of the same size and dtype. Ratios are",
-        "comparable within this table only: the machine is shared and noisy.", "",
-        f"- machine: {platform.machine()}, {os.cpu_count()} cores, {platform.system()} {platform.release()}",
-        f"- Python {platform.python_version()}, NumPy {np.__version__}, "
-        f"bottleneck {getattr(bn, '__version__', 'absent')}, numbagg {getattr(nb, '__version__', 'absent')}, "
-        f"nanops {nanops.__version__}",
-        f"- command: `{command}`", "",
         "| dtype | shape | axis | function | nanops | NumPy | bottleneck | numbagg | floor | speed-up | × floor |",
         "|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
@@ -194,14 +222,64 @@ def write(rows: list[dict], command: str) -> None:
             f"{fmt(r['numpy'])} | {fmt(r['bottleneck'])} | {fmt(r['numbagg'])} | {fmt(r['floor'])} | "
             f"{sp} | {r['over_floor']:.2f} |"
         )
+    return lines
+
+
+COLD = "## Cold caches"
+
+
+def sections(text: str) -> dict[str, str]:
+    """BENCHMARKS.md split at its ``## `` headings (the main table under "")."""
+    out: dict[str, str] = {}
+    head, *rest = text.split("\n## ")
+    out[""] = head
+    for part in rest:
+        title = "## " + part.split("\n", 1)[0]
+        out[title] = "## " + part
+    return out
+
+
+def write_cold(rows: list[dict], command: str) -> None:
+    """Replace (or add) the cold-cache section of BENCHMARKS.md, before Accuracy."""
+    body = "\n".join([
+        COLD, "",
+        "The same cases with the caches evicted before every timed call (a read of",
+        f"{2 * l3_bytes() >> 20} MiB, twice the last-level cache), so every library and the",
+        "floor read their input from main memory. Inputs under 1M values are left out.",
+        f"Command: `{command}`.", "",
+        *table(rows), "",
+    ])
     out = ROOT / "BENCHMARKS.md"
-    extra = ""
-    if out.exists():
-        text = out.read_text()
-        marker = "\n## Accuracy"
-        if marker in text:
-            extra = text[text.index(marker):]
-    out.write_text("\n".join(lines) + "\n" + extra)
+    parts = sections(out.read_text()) if out.exists() else {"": ""}
+    parts[COLD] = body
+    order = ["", COLD] + [k for k in parts if k not in ("", COLD)]
+    out.write_text("\n".join(parts[k].rstrip("\n") + "\n" for k in order))
+
+
+def write(rows: list[dict], command: str) -> None:
+    lines = [
+        "# Benchmarks", "",
+        "Times in milliseconds: medians of interleaved rounds (each round calls every",
+        "library and the floor once), one process, 10% NaN. Each timed call follows an",
+        "untimed call of the same function on the same array, so every library is timed",
+        "in the cache state its own calls leave (that of repeated calls), not in the",
+        "state the previous library left: the arrays here fit in this machine's",
+        f"{l3_bytes() >> 20} MiB last-level cache. `{COLD}` below times the large cases from",
+        "main memory.",
+        "`speed-up` = fastest peer's time / nanops' time; `× floor` = nanops' time /",
+        "`np.add.reduce` of a NaN-free array of the same size and dtype. Ratios are",
+        "comparable within this table only: the machine is shared and noisy.", "",
+        f"- machine: {platform.machine()}, {os.cpu_count()} cores, {platform.system()} {platform.release()}",
+        f"- Python {platform.python_version()}, NumPy {np.__version__}, "
+        f"bottleneck {getattr(bn, '__version__', 'absent')}, numbagg {getattr(nb, '__version__', 'absent')}, "
+        f"nanops {nanops.__version__}",
+        f"- command: `{command}`", "",
+        *table(rows),
+    ]
+    out = ROOT / "BENCHMARKS.md"
+    parts = sections(out.read_text()) if out.exists() else {}
+    parts[""] = "\n".join(lines)
+    out.write_text("\n".join(v.rstrip("\n") + "\n" for v in parts.values()))
     try:
         import matplotlib
         matplotlib.use("Agg")
@@ -225,11 +303,18 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("--quick", action="store_true", help="fewer repeats")
     p.add_argument("--no-write", action="store_true", help="print only")
+    p.add_argument("--cold", action="store_true",
+                   help="evict the caches before every timed call (inputs of 1M values and more); "
+                        "writes the cold-cache section of BENCHMARKS.md")
+    p.add_argument("--only", default="",
+                   help="cases whose 'dtype shape function' contains this text (print only)")
     args = p.parse_args()
     repeats, budget = (3, 1.0) if args.quick else (7, 3.0)
-    rows = run(repeats, budget)
-    if not args.no_write:
-        write(rows, "python3 " + " ".join(["benches/compare.py", *sys.argv[1:]]))
+    rows = run(repeats, budget, cold=args.cold, only=args.only)
+    if args.no_write or args.only:
+        return
+    command = "python3 " + " ".join(["benches/compare.py", *sys.argv[1:]])
+    (write_cold if args.cold else write)(rows, command)
 
 
 if __name__ == "__main__":
