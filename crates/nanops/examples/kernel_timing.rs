@@ -2,15 +2,25 @@
 //! shapes (a quick profiling aid; `benches/compare.py` is the real benchmark).
 //!
 //! `cargo run --release -p nanops --example kernel_timing [filter] [shape]`
-//! (`REPS=n` sets the repeats; each case prints its fastest time)
+//! (`REPS=n` sets the repeats; each case prints its fastest time; `COLD=1`
+//! times calls whose input comes from main memory)
 use nanops::{Axes, QuantileMethod::Linear};
 use ndarray::{ArrayD, IxDyn};
 use std::time::Instant;
 
-/// Milliseconds of the fastest of `reps` calls.
+/// Milliseconds of the fastest of `reps` calls. With `COLD=1` in the
+/// environment, a read of 640 MB (more than the last-level cache) precedes
+/// each call, so that its input comes from main memory.
 fn best_ms(reps: usize, mut f: impl FnMut()) -> f64 {
+    let evict: Vec<f64> = match std::env::var("COLD") {
+        Ok(v) if v == "1" => vec![1.0; 80_000_000],
+        _ => Vec::new(),
+    };
     (0..reps)
         .map(|_| {
+            if !evict.is_empty() {
+                std::hint::black_box(evict.iter().fold(0.0, |a, &b| a + b));
+            }
             let t = Instant::now();
             f();
             t.elapsed().as_secs_f64() * 1e3

@@ -1,6 +1,6 @@
 //! Argmin / argmax kernels: the extremum and its position in one pass.
 
-use super::{first_valid, Reducer, LANES};
+use super::{first_valid, prefetch_ahead, Reducer, LANES};
 use crate::element::Element;
 use crate::states::extremum::beats;
 use crate::states::ArgExtremum;
@@ -28,6 +28,7 @@ pub(crate) fn arg_slice<E: Element, const MAX: bool>(xs: &[E]) -> Option<(E, usi
     let mut chunks = rest.chunks_exact(LANES);
     let mut c = 0usize;
     for ch in &mut chunks {
+        prefetch_ahead(ch.as_ptr());
         c += 1;
         for i in 0..LANES {
             let x = ch[i];

@@ -1,6 +1,6 @@
 //! Minimum and maximum kernels.
 
-use super::{first_valid, Reducer, LANES};
+use super::{first_valid, prefetch_ahead, Reducer, LANES};
 use crate::element::Element;
 use crate::states::extremum::beats;
 use crate::states::Extremum;
@@ -36,6 +36,7 @@ impl<E: Element, const MAX: bool> Reducer<E> for ExtremumReducer<MAX> {
         let mut best = [xs[0]; EXT_LANES];
         let mut chunks = xs.chunks_exact(EXT_LANES);
         for c in &mut chunks {
+            prefetch_ahead(c.as_ptr());
             for i in 0..EXT_LANES {
                 if beats::<E, MAX>(c[i], best[i]) {
                     best[i] = c[i];

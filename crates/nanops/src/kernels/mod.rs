@@ -66,6 +66,19 @@ pub(crate) fn fold_tree<T: Copy, const L: usize>(mut a: [T; L], add: impl Fn(T, 
     a[0]
 }
 
+/// How far ahead of the value in hand the streaming loops ask for memory.
+/// The hardware prefetcher alone left a single thread reading main memory at
+/// 8 GB/s in the compensated sum; `COLD=1 kernel_timing` (input evicted
+/// from the caches before each call, one thread): 10M `f64` `nansum`
+/// 10.3 → 7.5 ms, `nanmin` 6.9 → 6.1 ms; `f32` `nanmin` 3.45 → 2.7 ms.
+const AHEAD_BYTES: usize = 8192;
+
+/// Hints that the memory [`AHEAD_BYTES`] past `p` will be read soon.
+#[inline(always)]
+pub(crate) fn prefetch_ahead<E>(p: *const E) {
+    crate::plan::prefetch(p.wrapping_byte_add(AHEAD_BYTES));
+}
+
 /// Position of the first non-NaN value.
 ///
 /// Hot loops in this module are index loops, not iterator adaptors: an

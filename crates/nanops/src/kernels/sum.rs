@@ -1,6 +1,6 @@
 //! Sum, product, count and mean kernels.
 
-use super::{fold_lanes, fold_tree, Reducer, BLOCK, LANES};
+use super::{fold_lanes, fold_tree, prefetch_ahead, Reducer, BLOCK, LANES};
 
 /// Compensated lanes per loop: two AVX-512 registers of `f64`. With one
 /// (8 lanes) each step waits on the latency of the previous addition to the
@@ -18,6 +18,7 @@ pub(crate) fn block_sum<E: Element, A: Accumulator>(xs: &[E], conv: impl Fn(E) -
     let mut nans = [0u64; LANES];
     let mut chunks = xs.chunks_exact(LANES);
     for c in &mut chunks {
+        prefetch_ahead(c.as_ptr());
         for i in 0..LANES {
             let x = c[i];
             let nan = x.is_nan_value();
@@ -59,6 +60,7 @@ fn comp_sum<E: Element, A: Accumulator>(xs: &[E], conv: impl Fn(E) -> A) -> (A, 
     let mut nans = [0u64; COMP_LANES];
     let mut chunks = xs.chunks_exact(COMP_LANES);
     for c in &mut chunks {
+        prefetch_ahead(c.as_ptr());
         for i in 0..COMP_LANES {
             let x = c[i];
             let nan = x.is_nan_value();

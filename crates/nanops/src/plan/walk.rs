@@ -140,7 +140,7 @@ fn transpose_rows<E: Copy>(rows: &[E], len: usize, block: &mut [E]) {
 
 /// Hints that the cache line at `p` will be read soon (no-op off x86-64).
 #[inline(always)]
-fn prefetch<E>(p: *const E) {
+pub(crate) fn prefetch<E>(p: *const E) {
     #[cfg(target_arch = "x86_64")]
     // SAFETY: a prefetch never faults, whatever the address.
     unsafe {
