@@ -111,13 +111,15 @@ def timings(fns: dict[str, Callable[[], object]], repeats: int, budget: float,
             before: Callable[[], None] | None = None) -> dict[str, float]:
     """Median seconds per call of each function, measured interleaved.
 
-    Every round calls each function once (or, for calls under 0.1 ms, a
+    Every round calls each function once, in an order that rotates from
+    round to round (or, for calls under 0.1 ms, a
     loop of about 2 ms, its length set from warm calls), so a slow spell of
     the shared machine hits every library alike and their ratios stay
-    meaningful. Before each timed call, `before` runs (untimed) if given;
-    otherwise the function is called once untimed, so that every library
-    is timed in the cache state its own call leaves (the state of repeated
-    calls), not in whatever the previous library left. Rounds stop after
+    meaningful; tiny calls get at least 40 rounds. Before each timed call,
+    `before` runs (untimed) if given; otherwise the function is called once
+    untimed, so that every library is timed in the cache state its own call
+    leaves (the state of repeated calls), not in whatever the previous
+    library left. Rounds stop after
     `repeats`, or after three once `budget` seconds are spent. A function
     whose first call took longer than `budget` is not repeated (NumPy's
     Python loop for quantiles along an axis takes seconds).
@@ -138,12 +140,22 @@ def timings(fns: dict[str, Callable[[], object]], repeats: int, budget: float,
                 fn()
             first = (time.perf_counter() - t0) / 10
         inner[name] = max(1, int(2e-3 / max(first, 1e-7))) if first < 1e-4 else 1
+    if all(n > 1 for n in inner.values()):
+        # tiny calls: rounds take milliseconds, so take many more of them,
+        # spread over time, or one slow spell of the machine decides a row
+        repeats = max(repeats, 40)
     start = time.perf_counter()
     for done in range(repeats):
         # at least three rounds; then stop once the budget is spent
         if done >= 3 and time.perf_counter() - start > budget:
             break
-        for name, fn in fns.items():
+        # the order rotates: a library that leaves the machine slowed (numbagg's
+        # OpenMP threads keep spinning after a call) does not always precede
+        # the same one
+        names = list(fns)
+        k = done % len(names)
+        for name in names[k:] + names[:k]:
+            fn = fns[name]
             if samples[name] and samples[name][0] > budget:
                 continue
             n = inner[name]
