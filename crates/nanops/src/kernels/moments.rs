@@ -32,12 +32,7 @@ fn block_moments<E: Element>(xs: &[E]) -> Moments<E::Float> {
     let mut chunks = xs.chunks_exact(LANES);
     for c in &mut chunks {
         for i in 0..LANES {
-            let x = c[i];
-            let d = if x.is_nan_value() {
-                zero
-            } else {
-                x.to_float() - center
-            };
+            let d = deviation(c[i], center);
             r[i] = r[i] + d;
             q[i] = q[i] + d.abs2();
         }
@@ -54,6 +49,17 @@ fn block_moments<E: Element>(xs: &[E]) -> Moments<E::Float> {
     let r = fold_lanes(r, |a, b| a + b);
     let q = fold_lanes(q, |a, b| a + b);
     Moments::from_deviations(n, center, r, q)
+}
+
+/// `x − center` in the floating type; zero for NaN (it adds nothing).
+/// A function, not a closure: see [`first_valid`](super::first_valid).
+#[inline(always)]
+fn deviation<E: Element>(x: E, center: E::Float) -> E::Float {
+    if x.is_nan_value() {
+        <E::Float as Accumulator>::zero()
+    } else {
+        x.to_float() - center
+    }
 }
 
 /// `nanvar` / `nanstd` with `ddof`.
@@ -89,12 +95,7 @@ impl<E: Element> Reducer<E> for VarReducer {
         let zero = <E::Float as Accumulator>::zero();
         let mut d = [zero; L];
         for i in 0..L {
-            let x = xs[i];
-            d[i] = if x.is_nan_value() {
-                zero
-            } else {
-                x.to_float() - center
-            };
+            d[i] = deviation(xs[i], center);
         }
         let q = fold_tree(d.map(|d| d.abs2()), |a, b| a + b);
         let r = fold_tree(d, |a, b| a + b);
@@ -121,12 +122,7 @@ impl<E: Element> Reducer<E> for VarReducer {
         for row in rows {
             let (r, q, centers, row) = (&mut r[..m], &mut q[..m], &centers[..m], &row[..m]);
             for j in 0..m {
-                let x = row[j];
-                let d = if x.is_nan_value() {
-                    zero
-                } else {
-                    x.to_float() - centers[j]
-                };
+                let d = deviation(row[j], centers[j]);
                 r[j] = r[j] + d;
                 q[j] = q[j] + d.abs2();
             }

@@ -108,6 +108,24 @@ pub(crate) unsafe fn gather<E: Copy>(ptr: *const E, len: usize, stride: isize, d
     dst.extend((0..len).map(|i| *ptr.offset(i as isize * stride)));
 }
 
+/// Calls `f::<…, L>(args)` with `L` the run-time length `$len` made a
+/// constant, 1 to [`SHORT_LANE`], so the short-lane loops unroll.
+macro_rules! by_short_len {
+    (@call $f:ident, [$($t:ty),*], [$($arg:expr),*], $l:literal) => {
+        $f::<$($t,)* $l>($($arg),*)
+    };
+    (@match $len:expr, $f:ident, $t:tt, $arg:tt, $($l:literal)*) => {
+        match $len {
+            $($l => by_short_len!(@call $f, $t, $arg, $l),)*
+            _ => unreachable!("short lanes are at most {SHORT_LANE} long"),
+        }
+    };
+    ($len:expr, $f:ident::<$($t:ty),*>($($arg:expr),*)) => {
+        by_short_len!(@match $len, $f, [$($t),*], [$($arg),*],
+            1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16)
+    };
+}
+
 /// Transposes `rows` (`w` rows of `len` values, one after another) into
 /// `block` (`len` rows of `w` values): `block[l·w + k] = rows[k·len + l]`.
 ///
@@ -127,15 +145,7 @@ fn transpose_rows<E: Copy>(rows: &[E], len: usize, block: &mut [E]) {
             }
         }
     }
-    macro_rules! by_len {
-        ($($l:literal)*) => {
-            match len {
-                $($l => fixed::<E, $l>(rows, block),)*
-                _ => unreachable!("short lanes are at most {SHORT_LANE} long"),
-            }
-        };
-    }
-    by_len!(1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16)
+    by_short_len!(len, fixed::<E>(rows, block))
 }
 
 /// Hints that the cache line at `p` will be read soon (no-op off x86-64).
@@ -186,10 +196,8 @@ impl<'a, E: Element> Walker<'a, E> {
         if self.plan.strategy() == Strategy::Rows {
             return self.rows(r, states, start);
         }
-        if let [lane] = self.plan.reduced[..] {
-            if lane.stride == 1 && lane.len <= SHORT_LANE && states.len() > 1 {
-                return self.short_lanes(r, states, start, lane);
-            }
+        if let Some(len) = self.short_lane().filter(|_| states.len() > 1) {
+            return self.short_lanes(r, states, start, len);
         }
         self.for_each_run(
             start,
@@ -295,10 +303,9 @@ impl<'a, E: Element> Walker<'a, E> {
     /// holds value `l` of every output of the tile, and the block goes
     /// through the rows kernel, vectorised across outputs.
     #[inline(always)]
-    fn short_lanes<R: Reducer<E>>(&self, r: &R, states: &mut [R::State], start: usize, lane: Dim) {
+    fn short_lanes<R: Reducer<E>>(&self, r: &R, states: &mut [R::State], start: usize, len: usize) {
         let kept: Vec<Dim> = self.plan.kept.iter().map(|k| k.dim).collect();
         let mut odo = Odometer::new(&kept, self.plan.base, start);
-        let len = lane.len;
         let mut block = vec![E::default(); len * SHORT_TILE.min(states.len())];
         // Lanes adjacent in memory (a C-contiguous block of rows) are read as
         // one slice when a tile does not wrap the innermost kept dimension.
@@ -334,7 +341,8 @@ impl<'a, E: Element> Walker<'a, E> {
     }
 
     /// The length of the plan's one reduced dimension when it is a short
-    /// contiguous lane that [`Walker::short_lanes_into`] can take.
+    /// contiguous lane (reduced across outputs by [`Walker::short_lanes`] or,
+    /// for reducers with [`Reducer::SHORT`], [`Walker::short_lanes_into`]).
     pub fn short_lane(&self) -> Option<usize> {
         match self.plan.reduced[..] {
             [lane] if lane.stride == 1 && lane.len <= SHORT_LANE && lane.len > 0 => Some(lane.len),
@@ -416,15 +424,7 @@ impl<'a, E: Element> Walker<'a, E> {
             degenerate
         }
         let len = self.short_lane().expect("a short lane");
-        macro_rules! by_len {
-            ($($l:literal)*) => {
-                match len {
-                    $($l => each::<E, R, $l>(self, r, start, count, out),)*
-                    _ => unreachable!("short lanes are at most {SHORT_LANE} long"),
-                }
-            };
-        }
-        by_len!(1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16)
+        by_short_len!(len, each::<E, R>(self, r, start, count, out))
     }
 
     #[inline(always)]
