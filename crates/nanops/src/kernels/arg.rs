@@ -1,6 +1,6 @@
 //! Argmin / argmax kernels: the extremum and its position in one pass.
 
-use super::{first_valid, prefetch_ahead, Reducer, LANES};
+use super::{first_valid, fold_tree, prefetch_ahead, Reducer, LANES};
 use crate::element::Element;
 use crate::states::extremum::beats;
 use crate::states::ArgExtremum;
@@ -51,6 +51,17 @@ pub(crate) fn arg_slice<E: Element, const MAX: bool>(xs: &[E]) -> Option<(E, usi
     win.get()
 }
 
+/// The better of two values for [`ArgReducer::short_state`]'s tree: `b`
+/// when it beats `a` or `a` is NaN.
+#[inline(always)]
+fn better<E: Element, const MAX: bool>(a: E, b: E) -> E {
+    if beats::<E, MAX>(b, a) | a.is_nan_value() {
+        b
+    } else {
+        a
+    }
+}
+
 /// The partial state of one output: the best value with its position, and
 /// how many positions the state has seen (the offset of the next value).
 #[derive(Clone, Copy, Debug)]
@@ -79,6 +90,25 @@ impl<E: Element, const MAX: bool> Reducer<E> for ArgReducer<MAX> {
             st.best.push(v, st.seen + i);
         }
         st.seen += xs.len();
+    }
+    const SHORT: bool = true;
+    /// The lane's extremum as a tree (a NaN loses to anything), then the
+    /// first position holding a value equal to it: the first extremum, as a
+    /// scan finds it (`0.0` and `-0.0` tie).
+    #[inline(always)]
+    fn short_state<const L: usize>(&self, xs: &[E; L]) -> Self::State {
+        let m = fold_tree(*xs, better::<E, MAX>);
+        let mut at = L;
+        for i in (0..L).rev() {
+            if xs[i] == m {
+                at = i;
+            }
+        }
+        let mut best = ArgExtremum::default();
+        if at < L {
+            best.push(xs[at], at);
+        }
+        ArgState { best, seen: L }
     }
     /// Rows are consecutive positions of every state (all states of a block
     /// have seen the same number of positions).
@@ -180,6 +210,39 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// `short_state` of every lane of `L` values drawn from NaN, ±0 and a
+    /// few ties gives the position a plain scan gives.
+    fn short_matches_scan<const L: usize>(seed: &mut u64) {
+        for _ in 0..300 {
+            let lane: [f64; L] = std::array::from_fn(|_| {
+                *seed ^= *seed << 13;
+                *seed ^= *seed >> 7;
+                *seed ^= *seed << 17;
+                [f64::NAN, 0.0, -0.0, 1.0, -1.0, 2.0][(*seed % 6) as usize]
+            });
+            let max = Reducer::<f64>::short_state(&ArgReducer::<true>, &lane);
+            let min = Reducer::<f64>::short_state(&ArgReducer::<false>, &lane);
+            assert_eq!(max.best.get().map(|p| p.1), slow::<true>(&lane), "{lane:?}");
+            assert_eq!(
+                min.best.get().map(|p| p.1),
+                slow::<false>(&lane),
+                "{lane:?}"
+            );
+            assert_eq!(max.seen, L);
+        }
+    }
+
+    #[test]
+    fn short_lanes_match_a_plain_scan() {
+        let mut seed = 99u64;
+        short_matches_scan::<1>(&mut seed);
+        short_matches_scan::<2>(&mut seed);
+        short_matches_scan::<3>(&mut seed);
+        short_matches_scan::<7>(&mut seed);
+        short_matches_scan::<10>(&mut seed);
+        short_matches_scan::<16>(&mut seed);
     }
 
     #[test]

@@ -9,7 +9,7 @@
 //! six digits of the variance).
 
 use super::sum::{block_sum, column_sums, short_sum};
-use super::{fold_lanes, fold_tree, Reducer, BLOCK, LANES};
+use super::{fold_tree, Reducer, BLOCK, LANES};
 use crate::element::{Accumulator, Element, FloatAcc};
 use crate::states::Moments;
 use num_traits::{Float, Zero};
@@ -25,30 +25,67 @@ fn block_moments<E: Element>(xs: &[E]) -> Moments<E::Float> {
         return Moments::default();
     }
     let center = sum.div_real(E::Float::real_from_u64(n));
-    let zero = <E::Float as Accumulator>::zero();
-    let zero_r = <<E::Float as FloatAcc>::Real as Zero>::zero();
-    let mut r = [zero; LANES];
-    let mut q = [zero_r; LANES];
+    let (r, q) = deviation_sums(xs, center);
+    Moments::from_deviations(n, center, r, q)
+}
+
+/// `Σ (x − center)` and `Σ |x − center|²` over the non-NaN values of `xs`,
+/// each in a loop of its own whose lanes add up in lane order at the end.
+///
+/// The shape is for LLVM's vectoriser: one loop keeping both sums, lanes
+/// folded by halving, or a remainder added into the lanes made it pair the
+/// lanes two by two in 128-bit registers, a quarter of the AVX-512 width.
+/// This way both loops use whole registers: 10M `f32` `nanvar` 7.9 → 4.9 ms
+/// on one thread, 3.9 → 2.4 ms on two (`kernel_timing nanvar`).
+#[inline(always)]
+fn deviation_sums<E: Element>(
+    xs: &[E],
+    center: E::Float,
+) -> (E::Float, <E::Float as FloatAcc>::Real) {
     let mut chunks = xs.chunks_exact(LANES);
+    let mut r = [<E::Float as Accumulator>::zero(); LANES];
     for c in &mut chunks {
         for i in 0..LANES {
-            let d = deviation(c[i], center);
-            r[i] = r[i] + d;
-            q[i] = q[i] + d.abs2();
+            r[i] = r[i] + deviation(c[i], center);
         }
     }
     let rem = chunks.remainder();
-    for i in 0..rem.len() {
-        let x = rem[i];
-        if !x.is_nan_value() {
-            let d = x.to_float() - center;
-            r[i] = r[i] + d;
-            q[i] = q[i] + d.abs2();
+    let mut r = sum_in_order(r);
+    for &x in rem {
+        r = r + deviation(x, center);
+    }
+    let mut q = [<<E::Float as FloatAcc>::Real as Zero>::zero(); LANES];
+    for c in xs.chunks_exact(LANES) {
+        for i in 0..LANES {
+            q[i] = q[i] + squared_deviation(c[i], center);
         }
     }
-    let r = fold_lanes(r, |a, b| a + b);
-    let q = fold_lanes(q, |a, b| a + b);
-    Moments::from_deviations(n, center, r, q)
+    let mut q = sum_in_order(q);
+    for &x in rem {
+        q = q + squared_deviation(x, center);
+    }
+    (r, q)
+}
+
+/// `|x − center|²`; zero for NaN.
+#[inline(always)]
+fn squared_deviation<E: Element>(x: E, center: E::Float) -> <E::Float as FloatAcc>::Real {
+    let d2 = (x.to_float() - center).abs2();
+    if x.is_nan_value() {
+        <<E::Float as FloatAcc>::Real as Zero>::zero()
+    } else {
+        d2
+    }
+}
+
+/// The lanes' sum, lane 0 first.
+#[inline(always)]
+fn sum_in_order<T: Copy + std::ops::Add<Output = T>>(acc: [T; LANES]) -> T {
+    let mut s = acc[0];
+    for i in 1..LANES {
+        s = s + acc[i];
+    }
+    s
 }
 
 /// `x − center` in the floating type; zero for NaN (it adds nothing).
