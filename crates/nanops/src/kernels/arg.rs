@@ -118,16 +118,19 @@ impl<E: Element, const MAX: bool> Reducer<E> for ArgReducer<MAX> {
             return;
         };
         let base = states.first().map_or(0, |s| s.seen);
+        debug_assert!(rows.len() < u32::MAX as usize, "a block of rows");
         // Seed from the state, or from the first row (`at` = its row). Every
         // row, the first included, is then offered: an equal value never
         // replaces the seed, so a first-row seed stays at row 0.
         let mut best: Vec<E> = Vec::with_capacity(states.len());
-        let mut at: Vec<usize> = Vec::with_capacity(states.len());
+        // rows of a block fit in u32, which keeps `at` as narrow as `f32`
+        // values (one register of each per step)
+        let mut at: Vec<u32> = Vec::with_capacity(states.len());
         for j in 0..states.len() {
             match states[j].best.get() {
                 Some((v, _)) => {
                     best.push(v);
-                    at.push(usize::MAX);
+                    at.push(u32::MAX);
                 }
                 None => {
                     best.push(first[j]);
@@ -144,12 +147,12 @@ impl<E: Element, const MAX: bool> Reducer<E> for ArgReducer<MAX> {
                 let (x, b, a) = (row[j], best[j], at[j]);
                 let take = !x.is_nan_value() & !(beats::<E, MAX>(b, x) | (x == b));
                 best[j] = if take { x } else { b };
-                at[j] = if take { r } else { a };
+                at[j] = if take { r as u32 } else { a };
             }
         }
         for j in 0..states.len() {
-            if at[j] != usize::MAX {
-                states[j].best.push(best[j], base + at[j]);
+            if at[j] != u32::MAX {
+                states[j].best.push(best[j], base + at[j] as usize);
             }
             states[j].seen += rows.len();
         }
