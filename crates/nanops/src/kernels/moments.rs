@@ -42,29 +42,35 @@ fn deviation_sums<E: Element>(
     xs: &[E],
     center: E::Float,
 ) -> (E::Float, <E::Float as FloatAcc>::Real) {
+    (
+        lane_sum(xs, center, deviation),
+        lane_sum(xs, center, squared_deviation),
+    )
+}
+
+/// `Σ f(x, center)` over `xs` in [`LANES`] lanes added in lane order, the
+/// values past the last whole chunk after them (see [`deviation_sums`]).
+#[inline(always)]
+fn lane_sum<E: Element, T: Accumulator>(
+    xs: &[E],
+    center: E::Float,
+    f: impl Fn(E, E::Float) -> T,
+) -> T {
     let mut chunks = xs.chunks_exact(LANES);
-    let mut r = [<E::Float as Accumulator>::zero(); LANES];
+    let mut acc = [T::zero(); LANES];
     for c in &mut chunks {
         for i in 0..LANES {
-            r[i] = r[i] + deviation(c[i], center);
+            acc[i] = T::add(acc[i], f(c[i], center));
         }
     }
-    let rem = chunks.remainder();
-    let mut r = sum_in_order(r);
-    for &x in rem {
-        r = r + deviation(x, center);
+    let mut s = acc[0];
+    for i in 1..LANES {
+        s = T::add(s, acc[i]);
     }
-    let mut q = [<<E::Float as FloatAcc>::Real as Zero>::zero(); LANES];
-    for c in xs.chunks_exact(LANES) {
-        for i in 0..LANES {
-            q[i] = q[i] + squared_deviation(c[i], center);
-        }
+    for &x in chunks.remainder() {
+        s = T::add(s, f(x, center));
     }
-    let mut q = sum_in_order(q);
-    for &x in rem {
-        q = q + squared_deviation(x, center);
-    }
-    (r, q)
+    s
 }
 
 /// `|x − center|²`; zero for NaN.
@@ -76,16 +82,6 @@ fn squared_deviation<E: Element>(x: E, center: E::Float) -> <E::Float as FloatAc
     } else {
         d2
     }
-}
-
-/// The lanes' sum, lane 0 first.
-#[inline(always)]
-fn sum_in_order<T: Copy + std::ops::Add<Output = T>>(acc: [T; LANES]) -> T {
-    let mut s = acc[0];
-    for i in 1..LANES {
-        s = s + acc[i];
-    }
-    s
 }
 
 /// `x − center` in the floating type; zero for NaN (it adds nothing).
