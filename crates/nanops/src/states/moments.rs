@@ -1,6 +1,6 @@
 //! Count, mean and sum of squared deviations, merged with Chan's formula.
 
-use crate::element::FloatAcc;
+use crate::element::{Accumulator, FloatAcc};
 use num_traits::{Float, Zero};
 
 /// First and second moments of the values seen: `n`, `mean`, `m2 = Σ|x − mean|²`.
@@ -35,7 +35,10 @@ pub struct Moments<F: FloatAcc> {
     pivot: F,
     /// The mean of `x − pivot`.
     shift: F,
+    /// `m2` as a compensated pair `m2 + m2_lo`: a state merges thousands of
+    /// blocks, and a plain running total would lose a few ulps to rounding.
     m2: F::Real,
+    m2_lo: F::Real,
 }
 
 impl<F: FloatAcc> Default for Moments<F> {
@@ -45,6 +48,7 @@ impl<F: FloatAcc> Default for Moments<F> {
             pivot: F::zero(),
             shift: F::zero(),
             m2: <F::Real as Zero>::zero(),
+            m2_lo: <F::Real as Zero>::zero(),
         }
     }
 }
@@ -90,6 +94,7 @@ impl<F: FloatAcc> Moments<F> {
             pivot,
             shift,
             m2,
+            m2_lo: <F::Real as Zero>::zero(),
         }
     }
     /// The moments of `n` values from their deviations from `center` (any
@@ -152,7 +157,9 @@ impl<F: FloatAcc> Moments<F> {
         } else {
             self.shift = self.shift + delta.scale(nb / nr);
         }
-        self.m2 = self.m2 + other.m2 + delta.abs2() * (na / nr) * nb;
+        let add = other.m2 + delta.abs2() * (na / nr) * nb;
+        <F::Real as Accumulator>::comp_add(&mut self.m2, &mut self.m2_lo, add);
+        self.m2_lo = self.m2_lo + other.m2_lo;
         self.n = n;
     }
     /// Number of values.
@@ -177,13 +184,13 @@ impl<F: FloatAcc> Moments<F> {
     }
     /// Sum of squared deviations from the mean.
     pub fn m2(&self) -> F::Real {
-        self.m2
+        self.m2 + self.m2_lo
     }
     /// `m2 / (n − ddof)`, or `None` when `n − ddof ≤ 0`.
     pub fn variance(&self, ddof: f64) -> Option<F::Real> {
         let dof = self.n as f64 - ddof;
         if dof > 0.0 {
-            Some(self.m2 / F::real_from_f64(dof))
+            Some(self.m2() / F::real_from_f64(dof))
         } else {
             None
         }
