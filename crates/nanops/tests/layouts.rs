@@ -284,3 +284,58 @@ fn many_short_lanes_match_the_reference() {
         check_all(&a, &axes).unwrap_or_else(|e| panic!("{shape:?} over {axes:?}: {e}"));
     }
 }
+
+/// Short lanes take a tree of their own for `nanmin` / `nanmax`: it must
+/// give what a scan gives, the first of equal values included (`0.0` and
+/// `-0.0` compare equal; NumPy keeps the first), with NaN skipped and
+/// all-NaN lanes NaN.
+#[test]
+fn short_lane_extrema_match_a_scan_signed_zeros_included() {
+    let palette = [
+        0.0,
+        -0.0,
+        1.0,
+        -1.0,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::NAN,
+    ];
+    let mut x = 0x9e37_79b9_7f4a_7c15u64;
+    for l in 1..=16 {
+        let rows = 300;
+        let v: Vec<f64> = (0..rows * l)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                palette[(x % palette.len() as u64) as usize]
+            })
+            .collect();
+        let a = ArrayD::from_shape_vec(ndarray::IxDyn(&[rows, l]), v.clone()).unwrap();
+        let min = nanops::nanmin(&a, 1).unwrap();
+        let max = nanops::nanmax(&a, 1).unwrap();
+        for (i, lane) in v.chunks_exact(l).enumerate() {
+            let scan = |better: fn(f64, f64) -> bool| {
+                lane.iter()
+                    .copied()
+                    .filter(|y| !y.is_nan())
+                    .fold(None, |b: Option<f64>, y| match b {
+                        Some(b) if !better(y, b) => Some(b),
+                        _ => Some(y),
+                    })
+                    .unwrap_or(f64::NAN)
+            };
+            let (want_min, want_max) = (scan(|y, b| y < b), scan(|y, b| y > b));
+            assert_eq!(
+                min[[i]].to_bits(),
+                want_min.to_bits(),
+                "L={l} row {lane:?} min"
+            );
+            assert_eq!(
+                max[[i]].to_bits(),
+                want_max.to_bits(),
+                "L={l} row {lane:?} max"
+            );
+        }
+    }
+}

@@ -51,10 +51,11 @@ pub(crate) fn arg_slice<E: Element, const MAX: bool>(xs: &[E]) -> Option<(E, usi
     win.get()
 }
 
-/// The better of two values for [`ArgReducer::short_state`]'s tree: `b`
-/// when it beats `a` or `a` is NaN.
+/// The better of two values for the short-lane trees of
+/// [`ArgReducer::short_state`] and `ExtremumReducer`: `b` when it beats `a`
+/// or `a` is NaN (so a tie keeps `a`, the earlier value).
 #[inline(always)]
-fn better<E: Element, const MAX: bool>(a: E, b: E) -> E {
+pub(crate) fn better<E: Element, const MAX: bool>(a: E, b: E) -> E {
     if beats::<E, MAX>(b, a) | a.is_nan_value() {
         b
     } else {

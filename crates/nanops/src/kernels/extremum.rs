@@ -1,6 +1,6 @@
 //! Minimum and maximum kernels.
 
-use super::{first_valid, prefetch_ahead, Reducer, LANES};
+use super::{better, first_valid, fold_tree, prefetch_ahead, Reducer, LANES};
 use crate::element::Element;
 use crate::states::extremum::beats;
 use crate::states::Extremum;
@@ -53,6 +53,24 @@ impl<E: Element, const MAX: bool> Reducer<E> for ExtremumReducer<MAX> {
         for b in best {
             st.push(b);
         }
+    }
+    const SHORT: bool = true;
+    /// The lane's values folded as a tree in registers (`(100000, 10)` along
+    /// axis 1): NaN loses to any value. The tree pairs values `i` and
+    /// `i + w`, so among equal values it may not keep the first; only zeros
+    /// (`0.0`, `-0.0`) are equal yet differ, so a zero result is replaced by
+    /// the lane's first zero, as a scan finds it (and NumPy).
+    #[inline(always)]
+    fn short_state<const L: usize>(&self, xs: &[E; L]) -> Self::State {
+        let mut m = fold_tree(*xs, better::<E, MAX>);
+        if m == E::default() {
+            for i in (0..L).rev() {
+                if xs[i] == m {
+                    m = xs[i];
+                }
+            }
+        }
+        Extremum::from_value((!m.is_nan_value()).then_some(m))
     }
     #[inline(always)]
     fn push_rows(&self, states: &mut [Self::State], rows: &[&[E]]) {
