@@ -249,14 +249,34 @@ pub fn median_in_place<T: SelectFloat>(values: &mut [T]) -> T {
     }
     let (_, lower_middle, right) = select_nth(values, middle - 1);
     let lower_middle = *lower_middle;
-    match right
-        .iter()
-        .copied()
-        .reduce(|min, x| if x < min { x } else { min })
-    {
+    match least(right) {
         Some(upper_middle) => T::mean_of_two(lower_middle, upper_middle),
         None => T::NAN,
     }
+}
+
+/// The least of NaN-free `values` (`None` when empty), in eight independent
+/// lanes: one running minimum waits on its previous comparison at every
+/// value (0.5 µs of a 1,000-value median), eight lanes fill a vector.
+fn least<T: SelectFloat>(values: &[T]) -> Option<T> {
+    const LANES: usize = 8;
+    let first = *values.first()?;
+    let mut lanes = [first; LANES];
+    let mut chunks = values.chunks_exact(LANES);
+    for c in &mut chunks {
+        for i in 0..LANES {
+            if c[i] < lanes[i] {
+                lanes[i] = c[i];
+            }
+        }
+    }
+    let mut min = first;
+    for x in lanes.into_iter().chain(chunks.remainder().iter().copied()) {
+        if x < min {
+            min = x;
+        }
+    }
+    Some(min)
 }
 
 /// Rearranges `values` so that for every rank `r` in `ranks` (sorted, distinct, relative to
