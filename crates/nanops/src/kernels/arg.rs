@@ -1,15 +1,25 @@
 //! Argmin / argmax kernels: the extremum and its position in one pass.
 
-use super::{first_valid, fold_tree, prefetch_ahead, Reducer, LANES};
+use super::extremum::lanes_extremum;
+use super::{fold_tree, Reducer, LANES};
 use crate::element::Element;
 use crate::states::extremum::beats;
 use crate::states::ArgExtremum;
 
+/// Values per block of [`arg_slice`]: 32 KB of `f64`, so the rare second
+/// look at a block reads it from the L1 cache.
+const ARG_BLOCK: usize = 4096;
+
 /// The first extremum of `xs` and its index, NaN ignored; `None` when all are NaN.
 ///
-/// Lane `i` keeps the best value of positions `i, i + LANES, …` and the chunk
-/// it came from (a strict improvement only, so each lane keeps its first
-/// best); the lanes are then combined with ties going to the smaller index.
+/// Block by block: the block's extremum comes from the plain extremum loop
+/// (no positions in the hot loop), and only when it beats the best so far
+/// is the block searched again, from the cache, for the first position
+/// holding it. On data in random order the best improves in a few blocks
+/// only (about `ln` of their number), so the search is rare; sorted data
+/// searches every block, still from the cache. Ties keep the earlier block,
+/// and within a block the first equal value: the first extremum, as a scan
+/// finds it (`0.0` and `-0.0` compare equal, so a scan keeps the first).
 #[inline(always)]
 pub(crate) fn arg_slice<E: Element, const MAX: bool>(xs: &[E]) -> Option<(E, usize)> {
     if xs.len() < 2 * LANES {
@@ -20,35 +30,40 @@ pub(crate) fn arg_slice<E: Element, const MAX: bool>(xs: &[E]) -> Option<(E, usi
         }
         return win.get();
     }
-    let first = first_valid(xs)?;
-    let rest = &xs[first..];
-    // Every lane starts from the first valid value; `at == 0` means "that seed".
-    let mut best = [rest[0]; LANES];
-    let mut at = [0usize; LANES];
-    let mut chunks = rest.chunks_exact(LANES);
-    let mut c = 0usize;
-    for ch in &mut chunks {
-        prefetch_ahead(ch.as_ptr());
-        c += 1;
-        for i in 0..LANES {
-            let x = ch[i];
-            let take = beats::<E, MAX>(x, best[i]);
-            best[i] = if take { x } else { best[i] };
-            at[i] = if take { c } else { at[i] };
+    let mut win: Option<(E, usize)> = None;
+    for (b, block) in xs.chunks(ARG_BLOCK).enumerate() {
+        let Some(m) = lanes_extremum::<E, MAX>(block) else {
+            continue;
+        };
+        if win.is_some_and(|(w, _)| !beats::<E, MAX>(m, w)) {
+            continue;
+        }
+        if let Some(at) = first_equal(block, m) {
+            win = Some((block[at], b * ARG_BLOCK + at));
         }
     }
-    let mut win = ArgExtremum::<E, MAX>::default();
-    win.push(rest[0], first);
-    for i in 0..LANES {
-        if at[i] > 0 {
-            win.push(best[i], first + (at[i] - 1) * LANES + i);
+    win
+}
+
+/// The first position of a value equal to `m`: whole groups of
+/// [`LANES`]` · 2` compared at once (a vector compare and a mask test), then
+/// the position inside the first group that holds one.
+#[inline(always)]
+fn first_equal<E: Element>(xs: &[E], m: E) -> Option<usize> {
+    const GROUP: usize = 2 * LANES;
+    let mut groups = xs.chunks_exact(GROUP);
+    let mut start = 0;
+    for g in &mut groups {
+        let mut any = false;
+        for i in 0..GROUP {
+            any |= g[i] == m;
         }
+        if any {
+            break;
+        }
+        start += GROUP;
     }
-    let tail = first + c * LANES;
-    for (k, &x) in chunks.remainder().iter().enumerate() {
-        win.push(x, tail + k);
-    }
-    win.get()
+    xs[start..].iter().position(|&x| x == m).map(|i| start + i)
 }
 
 /// The better of two values for the short-lane trees of
@@ -194,7 +209,8 @@ mod tests {
     #[test]
     fn arg_slice_matches_a_plain_scan() {
         let mut x = 12345u64;
-        for len in [0, 1, 2, 7, 8, 9, 15, 16, 17, 31, 64, 100, 1000] {
+        // up to several blocks of ARG_BLOCK values
+        for len in [0, 1, 2, 7, 8, 9, 15, 16, 17, 31, 64, 100, 1000, 4097, 9000] {
             for _ in 0..50 {
                 let xs: Vec<f64> = (0..len)
                     .map(|_| {
@@ -214,6 +230,46 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn arg_slice_over_blocks_matches_a_plain_scan() {
+        // Blocks whose best improves every time (sorted data), never (the
+        // extremum first), an all-NaN block, ±0 ties across blocks, and runs
+        // of equal values straddling a block boundary.
+        let n = 3 * ARG_BLOCK + 17;
+        let rising: Vec<f64> = (0..n).map(|i| i as f64).collect();
+        let falling: Vec<f64> = (0..n).map(|i| -(i as f64)).collect();
+        let mut nan_block = rising.clone();
+        nan_block[ARG_BLOCK..2 * ARG_BLOCK].fill(f64::NAN);
+        let mut zeros = vec![-1.0; n];
+        zeros[ARG_BLOCK + 5] = -0.0;
+        zeros[2 * ARG_BLOCK + 1] = 0.0;
+        let mut straddle = vec![0.5; n];
+        straddle[ARG_BLOCK - 3..ARG_BLOCK + 3].fill(9.0);
+        straddle[2 * ARG_BLOCK] = 9.0;
+        for xs in [rising, falling, nan_block, zeros, straddle] {
+            assert_eq!(arg_slice::<f64, true>(&xs).map(|p| p.1), slow::<true>(&xs));
+            assert_eq!(
+                arg_slice::<f64, false>(&xs).map(|p| p.1),
+                slow::<false>(&xs)
+            );
+            let signed = |m: Option<(f64, usize)>| m.map(|(v, i)| (v.to_bits(), i));
+            let first =
+                |max: bool| slow_value(&xs, max).map(|(v, i): (f64, usize)| (v.to_bits(), i));
+            assert_eq!(signed(arg_slice::<f64, true>(&xs)), first(true));
+            assert_eq!(signed(arg_slice::<f64, false>(&xs)), first(false));
+        }
+    }
+
+    /// The first extremum and its position by a plain scan.
+    fn slow_value(xs: &[f64], max: bool) -> Option<(f64, usize)> {
+        let i = if max {
+            slow::<true>(xs)
+        } else {
+            slow::<false>(xs)
+        }?;
+        Some((xs[i], i))
     }
 
     /// `short_state` of every lane of `L` values drawn from NaN, ±0 and a

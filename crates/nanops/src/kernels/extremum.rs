@@ -9,6 +9,45 @@ use crate::states::Extremum;
 /// that 16 independent lanes (a whole AVX-512 register of `f32`) pay.
 const EXT_LANES: usize = 2 * LANES;
 
+/// The extremum of `xs` (NaN skipped; `None` when all are NaN) in
+/// [`EXT_LANES`] lanes, each seeded with the first valid value: NaN never
+/// beats it, so the loop needs no validity flags. A tie keeps the earlier
+/// value within a lane and the lower lane across lanes (only `0.0` and
+/// `-0.0` can tell which).
+#[inline(always)]
+pub(crate) fn lanes_extremum<E: Element, const MAX: bool>(xs: &[E]) -> Option<E> {
+    let first = first_valid(xs)?;
+    let xs = &xs[first..];
+    let mut best = [xs[0]; EXT_LANES];
+    let mut chunks = xs.chunks_exact(EXT_LANES);
+    for c in &mut chunks {
+        prefetch_ahead(c.as_ptr());
+        for i in 0..EXT_LANES {
+            // a select, not a conditional store: inlined into a larger loop
+            // (`arg_slice`), the store form stayed a branch per value
+            best[i] = if beats::<E, MAX>(c[i], best[i]) {
+                c[i]
+            } else {
+                best[i]
+            };
+        }
+    }
+    let rem = chunks.remainder();
+    for i in 0..rem.len() {
+        let x = rem[i];
+        if beats::<E, MAX>(x, best[i]) {
+            best[i] = x;
+        }
+    }
+    let mut m = best[0];
+    for b in best {
+        if beats::<E, MAX>(b, m) {
+            m = b;
+        }
+    }
+    Some(m)
+}
+
 /// `nanmin` (`MAX = false`) or `nanmax` (`MAX = true`).
 pub(crate) struct ExtremumReducer<const MAX: bool>;
 
@@ -27,31 +66,8 @@ impl<E: Element, const MAX: bool> Reducer<E> for ExtremumReducer<MAX> {
             }
             return;
         }
-        // Seed every lane with the first valid value: NaN never beats it,
-        // so the loop needs no validity flags.
-        let Some(first) = first_valid(xs) else {
-            return;
-        };
-        let xs = &xs[first..];
-        let mut best = [xs[0]; EXT_LANES];
-        let mut chunks = xs.chunks_exact(EXT_LANES);
-        for c in &mut chunks {
-            prefetch_ahead(c.as_ptr());
-            for i in 0..EXT_LANES {
-                if beats::<E, MAX>(c[i], best[i]) {
-                    best[i] = c[i];
-                }
-            }
-        }
-        let rem = chunks.remainder();
-        for i in 0..rem.len() {
-            let x = rem[i];
-            if beats::<E, MAX>(x, best[i]) {
-                best[i] = x;
-            }
-        }
-        for b in best {
-            st.push(b);
+        if let Some(m) = lanes_extremum::<E, MAX>(xs) {
+            st.push(m);
         }
     }
     const SHORT: bool = true;
