@@ -255,3 +255,61 @@ fn quantile_errors_are_typed() {
         nanops::Error::InvalidWeight
     );
 }
+
+/// Many short lanes (`(100000, 10)` along axis 1) take a kernel of their own
+/// (lanes sorted side by side in tiles): every lane length, tiles cut short,
+/// thread tasks starting mid-tile, NaN (all-NaN lanes included), ±inf, ties.
+#[test]
+fn many_short_lane_medians_match_the_reference() {
+    let palette = [
+        f64::NAN,
+        -2.0,
+        0.5,
+        1.0,
+        1.0,
+        3.0,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        7.25,
+    ];
+    let mut x = 0x5851_f42d_4c95_7f2du64;
+    let mut cases: Vec<(usize, usize)> = (1..=16).map(|l| (203, l)).collect();
+    cases.push((30_001, 10)); // split across threads
+    for (rows, l) in cases {
+        let v: Vec<f64> = (0..rows * l)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                palette[(x % palette.len() as u64) as usize]
+            })
+            .collect();
+        let a = ArrayD::from_shape_vec(IxDyn(&[rows, l]), v.clone()).unwrap();
+        let nan_med = nanops::nanmedian(&a, 1).unwrap();
+        let med = nanops::median(&a, 1).unwrap();
+        for (i, lane) in v.chunks_exact(l).enumerate() {
+            let mut valid: Vec<f64> = lane.iter().copied().filter(|y| !y.is_nan()).collect();
+            let want = sorted_median(&mut valid);
+            let want_prop = if lane.iter().any(|y| y.is_nan()) {
+                f64::NAN
+            } else {
+                want
+            };
+            assert!(
+                same_value(nan_med[[i]], want),
+                "L={l} {lane:?}: nanmedian {}",
+                nan_med[[i]]
+            );
+            assert!(
+                same_value(med[[i]], want_prop),
+                "L={l} {lane:?}: median {}",
+                med[[i]]
+            );
+        }
+    }
+}
+
+/// Equal, or both NaN.
+fn same_value(a: f64, b: f64) -> bool {
+    a == b || (a.is_nan() && b.is_nan())
+}

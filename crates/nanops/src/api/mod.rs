@@ -5,6 +5,7 @@ mod bracket;
 mod cumulative;
 mod ext;
 mod order;
+mod short_median;
 mod streaming;
 
 pub use arg::{nanargmax, nanargmin};

@@ -11,6 +11,7 @@
 //! never modified.
 
 use super::bracket::{sample_lane, select_bracketed, Scan, MIN_BRACKET_LANE};
+use super::short_median::short_medians;
 use crate::axes::Axes;
 use crate::element::Element;
 use crate::error::{ensure_memory, Error, Result};
@@ -387,6 +388,10 @@ where
     let run = |start: usize, chunk: &mut [R]| -> usize {
         // SAFETY: `plan` was made from `view`, which outlives this call.
         let walker = unsafe { Walker::new(ptr.get(), &plan) };
+        if let (Stat::Median, Some(len)) = (stat, walker.short_lane()) {
+            // many short contiguous lanes: sorted side by side
+            return short_medians(&walker, start, len, opts.ignore_nan, chunk);
+        }
         let count = chunk.len() / nq.max(1);
         let mut vals: Vec<E::Value> = Vec::with_capacity(lane);
         let mut scratch = QuantileScratch::new();

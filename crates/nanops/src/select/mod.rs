@@ -75,5 +75,6 @@ pub use float::SelectFloat;
 pub(crate) use kernel::{finish_picks, plan_picks, select_ranks};
 pub use kernel::{median_in_place, quantiles_in_place, quantiles_in_place_with, QuantileScratch};
 pub use method::{QuantileMethod, UnknownQuantileMethod};
+pub(crate) use nth::sort_columns;
 pub use rank::QDtype;
 pub use weighted::{weighted_quantiles, weighted_quantiles_with, WeightedQuantileError};

@@ -146,12 +146,64 @@ fn compare_exchange<T: SelectFloat, const N: usize>(x: &mut [T; N], a: usize, b:
     x[b] = if swap { p } else { q };
 }
 
-/// Applies a comparator list given as literal pairs (so that every index is
-/// a constant and the array lives in registers).
-macro_rules! network {
-    ($x:ident; $(($a:literal, $b:literal))*) => {
-        $(compare_exchange(&mut $x, $a, $b);)*
+/// Calls `$cx(a, b)` for each literal pair (so that every index is a
+/// constant: an array sorted in place lives in registers).
+macro_rules! pairs {
+    ($cx:ident; $(($a:literal, $b:literal))*) => {
+        $($cx($a, $b);)*
     };
+}
+
+/// Batcher's odd–even merge sort of 8 inputs (19 comparators), as
+/// `$cx(a, b)` calls with `a < b`.
+macro_rules! batcher8 {
+    ($cx:ident) => {
+        pairs!($cx;
+            (0, 1) (2, 3) (0, 2) (1, 3) (1, 2) (4, 5) (6, 7) (4, 6) (5, 7) (5, 6) (0, 4) (2, 6)
+            (2, 4) (1, 5) (3, 7) (3, 5) (1, 2) (3, 4) (5, 6)
+        )
+    };
+}
+
+/// Batcher's odd–even merge sort of 16 inputs (63 comparators), as
+/// `$cx(a, b)` calls with `a < b`.
+macro_rules! batcher16 {
+    ($cx:ident) => {
+        pairs!($cx;
+            (0, 1) (2, 3) (0, 2) (1, 3) (1, 2) (4, 5) (6, 7) (4, 6) (5, 7) (5, 6) (0, 4) (2, 6)
+            (2, 4) (1, 5) (3, 7) (3, 5) (1, 2) (3, 4) (5, 6) (8, 9) (10, 11) (8, 10) (9, 11)
+            (9, 10) (12, 13) (14, 15) (12, 14) (13, 15) (13, 14) (8, 12) (10, 14) (10, 12)
+            (9, 13) (11, 15) (11, 13) (9, 10) (11, 12) (13, 14) (0, 8) (4, 12) (4, 8) (2, 10)
+            (6, 14) (6, 10) (2, 4) (6, 8) (10, 12) (1, 9) (5, 13) (5, 9) (3, 11) (7, 15)
+            (7, 11) (3, 5) (7, 9) (11, 13) (1, 2) (3, 4) (5, 6) (7, 8) (9, 10) (11, 12)
+            (13, 14)
+        )
+    };
+}
+
+/// Sorts every column of `block` (`rows` rows of `width` values, row `r` at
+/// `r·width`; `rows` = 8 or 16) by the same network as [`small_sort`]: each
+/// comparator is a loop over the columns, which vectorises across them
+/// (many short lanes sorted at once, one per column). NaN-free values.
+#[inline(always)]
+pub(crate) fn sort_columns<T: SelectFloat>(block: &mut [T], width: usize, rows: usize) {
+    debug_assert!(rows == 8 || rows == 16, "networks of 8 or 16 rows");
+    debug_assert!(block.len() >= rows * width);
+    let mut cx = |a: usize, b: usize| {
+        let (low, high) = block.split_at_mut(b * width);
+        let (ra, rb) = (&mut low[a * width..(a + 1) * width], &mut high[..width]);
+        for k in 0..width {
+            let (p, q) = (ra[k], rb[k]);
+            let swap = q < p;
+            ra[k] = if swap { q } else { p };
+            rb[k] = if swap { p } else { q };
+        }
+    };
+    if rows == 8 {
+        batcher8!(cx);
+    } else {
+        batcher16!(cx);
+    }
 }
 
 /// The two middle values `(x[(n-1)/2], x[n/2])` of the sorted `w` (equal
@@ -186,21 +238,11 @@ fn padded_sorted<T: SelectFloat, const N: usize>(w: &[T]) -> [T; N] {
         let v = w[i.min(n - 1)];
         *slot = if i < n { v } else { inf };
     }
+    let mut cx = |a, b| compare_exchange(&mut x, a, b);
     if N == 8 {
-        network!(x;
-            (0, 1) (2, 3) (0, 2) (1, 3) (1, 2) (4, 5) (6, 7) (4, 6) (5, 7) (5, 6) (0, 4) (2, 6)
-            (2, 4) (1, 5) (3, 7) (3, 5) (1, 2) (3, 4) (5, 6)
-        );
+        batcher8!(cx);
     } else {
-        network!(x;
-            (0, 1) (2, 3) (0, 2) (1, 3) (1, 2) (4, 5) (6, 7) (4, 6) (5, 7) (5, 6) (0, 4) (2, 6)
-            (2, 4) (1, 5) (3, 7) (3, 5) (1, 2) (3, 4) (5, 6) (8, 9) (10, 11) (8, 10) (9, 11)
-            (9, 10) (12, 13) (14, 15) (12, 14) (13, 15) (13, 14) (8, 12) (10, 14) (10, 12)
-            (9, 13) (11, 15) (11, 13) (9, 10) (11, 12) (13, 14) (0, 8) (4, 12) (4, 8) (2, 10)
-            (6, 14) (6, 10) (2, 4) (6, 8) (10, 12) (1, 9) (5, 13) (5, 9) (3, 11) (7, 15)
-            (7, 11) (3, 5) (7, 9) (11, 13) (1, 2) (3, 4) (5, 6) (7, 8) (9, 10) (11, 12)
-            (13, 14)
-        );
+        batcher16!(cx);
     }
     x
 }
@@ -299,6 +341,28 @@ mod tests {
                     a.iter().map(|y| y.to_bits()).collect::<Vec<_>>(),
                     b.iter().map(|y| y.to_bits()).collect::<Vec<_>>()
                 );
+            }
+        }
+    }
+
+    #[test]
+    fn sort_columns_sorts_every_column() {
+        let mut next = xorshift(0x2545_f491_4f6c_dd1d);
+        for rows in [8, 16] {
+            for width in [1, 3, 64] {
+                let mut block: Vec<f64> = (0..rows * width)
+                    .map(|_| [-1.0, 0.0, 2.5, 2.5, f64::INFINITY, -7.0][(next() % 6) as usize])
+                    .collect();
+                let mut want: Vec<Vec<f64>> = (0..width)
+                    .map(|k| (0..rows).map(|r| block[r * width + k]).collect())
+                    .collect();
+                want.iter_mut()
+                    .for_each(|c| c.sort_by(|a, b| a.partial_cmp(b).unwrap()));
+                sort_columns(&mut block, width, rows);
+                for (k, col) in want.iter().enumerate() {
+                    let got: Vec<f64> = (0..rows).map(|r| block[r * width + k]).collect();
+                    assert_eq!(&got, col, "rows {rows} width {width} column {k}");
+                }
             }
         }
     }
