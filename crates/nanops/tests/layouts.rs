@@ -300,17 +300,9 @@ fn short_lane_extrema_match_a_scan_signed_zeros_included() {
         f64::NEG_INFINITY,
         f64::NAN,
     ];
-    let mut x = 0x9e37_79b9_7f4a_7c15u64;
     for l in 1..=16 {
         let rows = 300;
-        let v: Vec<f64> = (0..rows * l)
-            .map(|_| {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                palette[(x % palette.len() as u64) as usize]
-            })
-            .collect();
+        let v = from_palette(&palette, rows * l, 0x9e37_79b9_7f4a_7c15 + l as u64);
         let a = ArrayD::from_shape_vec(ndarray::IxDyn(&[rows, l]), v.clone()).unwrap();
         let min = nanops::nanmin(&a, 1).unwrap();
         let max = nanops::nanmax(&a, 1).unwrap();

@@ -272,18 +272,10 @@ fn many_short_lane_medians_match_the_reference() {
         f64::NEG_INFINITY,
         7.25,
     ];
-    let mut x = 0x5851_f42d_4c95_7f2du64;
     let mut cases: Vec<(usize, usize)> = (1..=16).map(|l| (203, l)).collect();
     cases.push((30_001, 10)); // split across threads
     for (rows, l) in cases {
-        let v: Vec<f64> = (0..rows * l)
-            .map(|_| {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                palette[(x % palette.len() as u64) as usize]
-            })
-            .collect();
+        let v = from_palette(&palette, rows * l, 0x5851_f42d_4c95_7f2d + l as u64);
         let a = ArrayD::from_shape_vec(IxDyn(&[rows, l]), v.clone()).unwrap();
         let nan_med = nanops::nanmedian(&a, 1).unwrap();
         let med = nanops::median(&a, 1).unwrap();

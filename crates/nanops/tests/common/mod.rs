@@ -16,6 +16,15 @@ pub fn uniform(seed: u64) -> impl FnMut() -> f64 {
     }
 }
 
+/// `n` values drawn from `palette` by a seeded generator ([`uniform`]):
+/// data made of chosen specials (NaN, ±0, ±inf, ties).
+pub fn from_palette(palette: &[f64], n: usize, seed: u64) -> Vec<f64> {
+    let mut u = uniform(seed);
+    (0..n)
+        .map(|_| palette[(u() * palette.len() as f64) as usize])
+        .collect()
+}
+
 /// The values of each output's slice (kept axes in C order) and the output shape.
 pub fn slices(a: &ArrayD<f64>, axes: &[usize]) -> (Vec<usize>, Vec<Vec<f64>>) {
     let shape = a.shape().to_vec();
