@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import random
 import statistics
 import sys
 import time
@@ -111,8 +112,8 @@ def timings(fns: dict[str, Callable[[], object]], repeats: int, budget: float,
             before: Callable[[], None] | None = None) -> dict[str, float]:
     """Median seconds per call of each function, measured interleaved.
 
-    Every round calls each function once, in an order that rotates from
-    round to round (or, for calls under 0.1 ms, a
+    Every round calls each function once, in an order shuffled anew each
+    round (or, for calls under 0.1 ms, a
     loop of about 2 ms, its length set from warm calls), so a slow spell of
     the shared machine hits every library alike and their ratios stay
     meaningful; tiny calls get at least 40 rounds. Before each timed call,
@@ -144,17 +145,21 @@ def timings(fns: dict[str, Callable[[], object]], repeats: int, budget: float,
         # tiny calls: rounds take milliseconds, so take many more of them,
         # spread over time, or one slow spell of the machine decides a row
         repeats = max(repeats, 40)
+    order_rng = random.Random(0)
     start = time.perf_counter()
     for done in range(repeats):
         # at least three rounds; then stop once the budget is spent
         if done >= 3 and time.perf_counter() - start > budget:
             break
-        # the order rotates: a library that leaves the machine slowed (numbagg's
-        # OpenMP threads keep spinning after a call) does not always precede
-        # the same one
+        # a new order every round (seeded shuffle), so that a library that
+        # leaves the machine slowed (numbagg's OpenMP threads keep spinning
+        # after a call; a long single-threaded call lets the other core go
+        # idle) precedes each of the others alike. (A rotation of one fixed
+        # order, used before, starts elsewhere but keeps every library's
+        # predecessor: nanops always came right after the floor.)
         names = list(fns)
-        k = done % len(names)
-        for name in names[k:] + names[:k]:
+        order_rng.shuffle(names)
+        for name in names:
             fn = fns[name]
             if samples[name] and samples[name][0] > budget:
                 continue
@@ -272,7 +277,7 @@ def write(rows: list[dict], command: str) -> None:
     lines = [
         "# Benchmarks", "",
         "Times in milliseconds: medians of interleaved rounds (each round calls every",
-        "library and the floor once, in an order that rotates), one process, 10% NaN.",
+        "library and the floor once, in an order shuffled each round), one process, 10% NaN.",
         "Each timed call follows an untimed call of the same function on the same",
         "array, so every library is timed in the cache state its own calls leave (that",
         "of repeated calls), not in the state the previous library left: the arrays",
