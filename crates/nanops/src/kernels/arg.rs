@@ -1,4 +1,4 @@
-//! Argmin / argmax kernels: the extremum and its position in one pass.
+//! Argmin / argmax kernels: the first extremum and its position.
 
 use super::extremum::lanes_extremum;
 use super::{fold_tree, Reducer, LANES};
@@ -45,9 +45,9 @@ pub(crate) fn arg_slice<E: Element, const MAX: bool>(xs: &[E]) -> Option<(E, usi
     win
 }
 
-/// The first position of a value equal to `m`: whole groups of
-/// [`LANES`]` · 2` compared at once (a vector compare and a mask test), then
-/// the position inside the first group that holds one.
+/// The first position of a value equal to `m`: groups of `2 · LANES` values
+/// compared at once (a vector compare and a mask test), then the position
+/// inside the first group that holds one.
 #[inline(always)]
 fn first_equal<E: Element>(xs: &[E], m: E) -> Option<usize> {
     const GROUP: usize = 2 * LANES;
@@ -68,7 +68,7 @@ fn first_equal<E: Element>(xs: &[E], m: E) -> Option<usize> {
 
 /// The better of two values for the short-lane trees of
 /// [`ArgReducer::short_state`] and `ExtremumReducer`: `b` when it beats `a`
-/// or `a` is NaN (so a tie keeps `a`, the earlier value).
+/// or `a` is NaN (a tie keeps `a`).
 #[inline(always)]
 pub(crate) fn better<E: Element, const MAX: bool>(a: E, b: E) -> E {
     if beats::<E, MAX>(b, a) | a.is_nan_value() {
