@@ -7,8 +7,9 @@
 //! dropped and the rest padded with `+inf`, and every comparator of the
 //! network is one loop across the tile, which vectorises across lanes. The
 //! network and its padding are those of the one-lane path
-//! (`select::small_sort`), so the sorted values and the picked middles are
-//! the same.
+//! (`select::small_sort`), so the picked middles are the same values (a
+//! zero's sign aside: the one-lane path picks its network by the number of
+//! valid values, this one by the lane length).
 
 use super::order::QuantileElement;
 use crate::plan::Walker;
