@@ -1,6 +1,6 @@
 //! Argmin / argmax kernels: the first extremum and its position.
 
-use super::extremum::lanes_extremum;
+use super::extremum::{better, first_equal_in_lane, lanes_extremum};
 use super::{fold_tree, Reducer, LANES};
 use crate::element::Element;
 use crate::states::extremum::beats;
@@ -66,18 +66,6 @@ fn first_equal<E: Element>(xs: &[E], m: E) -> Option<usize> {
     xs[start..].iter().position(|&x| x == m).map(|i| start + i)
 }
 
-/// The better of two values for the short-lane trees of
-/// [`ArgReducer::short_state`] and `ExtremumReducer`: `b` when it beats `a`
-/// or `a` is NaN (a tie keeps `a`).
-#[inline(always)]
-pub(crate) fn better<E: Element, const MAX: bool>(a: E, b: E) -> E {
-    if beats::<E, MAX>(b, a) | a.is_nan_value() {
-        b
-    } else {
-        a
-    }
-}
-
 /// The partial state of one output: the best value with its position, and
 /// how many positions the state has seen (the offset of the next value).
 #[derive(Clone, Copy, Debug)]
@@ -114,12 +102,7 @@ impl<E: Element, const MAX: bool> Reducer<E> for ArgReducer<MAX> {
     #[inline(always)]
     fn short_state<const L: usize>(&self, xs: &[E; L]) -> Self::State {
         let m = fold_tree(*xs, better::<E, MAX>);
-        let mut at = L;
-        for i in (0..L).rev() {
-            if xs[i] == m {
-                at = i;
-            }
-        }
+        let at = first_equal_in_lane(xs, m);
         let mut best = ArgExtremum::default();
         if at < L {
             best.push(xs[at], at);

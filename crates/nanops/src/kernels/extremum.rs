@@ -1,6 +1,6 @@
 //! Minimum and maximum kernels.
 
-use super::{better, first_valid, fold_tree, prefetch_ahead, Reducer, LANES};
+use super::{first_valid, fold_tree, prefetch_ahead, Reducer, LANES};
 use crate::element::Element;
 use crate::states::extremum::beats;
 use crate::states::Extremum;
@@ -48,6 +48,31 @@ pub(crate) fn lanes_extremum<E: Element, const MAX: bool>(xs: &[E]) -> Option<E>
     Some(m)
 }
 
+/// The better of two values for the short-lane trees of `ExtremumReducer`
+/// and `ArgReducer`: `b` when it beats `a` or `a` is NaN (a tie keeps `a`).
+#[inline(always)]
+pub(crate) fn better<E: Element, const MAX: bool>(a: E, b: E) -> E {
+    if beats::<E, MAX>(b, a) | a.is_nan_value() {
+        b
+    } else {
+        a
+    }
+}
+
+/// The first position in a short lane holding a value equal to `m` (`L`
+/// when none does), without a branch: the loop runs backwards keeping the
+/// last match. Equal is `==`, so `0.0` and `-0.0` match each other.
+#[inline(always)]
+pub(crate) fn first_equal_in_lane<E: Element, const L: usize>(xs: &[E; L], m: E) -> usize {
+    let mut at = L;
+    for i in (0..L).rev() {
+        if xs[i] == m {
+            at = i;
+        }
+    }
+    at
+}
+
 /// `nanmin` (`MAX = false`) or `nanmax` (`MAX = true`).
 pub(crate) struct ExtremumReducer<const MAX: bool>;
 
@@ -80,11 +105,7 @@ impl<E: Element, const MAX: bool> Reducer<E> for ExtremumReducer<MAX> {
     fn short_state<const L: usize>(&self, xs: &[E; L]) -> Self::State {
         let mut m = fold_tree(*xs, better::<E, MAX>);
         if m == E::default() {
-            for i in (0..L).rev() {
-                if xs[i] == m {
-                    m = xs[i];
-                }
-            }
+            m = xs[first_equal_in_lane(xs, m)];
         }
         Extremum::from_value((!m.is_nan_value()).then_some(m))
     }

@@ -18,7 +18,7 @@ mod extremum;
 mod moments;
 mod sum;
 
-pub(crate) use arg::{arg_slice, better, ArgReducer};
+pub(crate) use arg::{arg_slice, ArgReducer};
 pub(crate) use extremum::ExtremumReducer;
 pub(crate) use moments::VarReducer;
 pub(crate) use sum::{CountReducer, MeanReducer, ProdReducer, SumReducer};
