@@ -13,7 +13,7 @@
 
 use super::order::QuantileElement;
 use crate::plan::Walker;
-use crate::select::{sort_columns, SelectFloat};
+use crate::select::{median_of_middles, sort_columns, SelectFloat};
 
 /// Lanes sorted together: 16 rows of 64 `f64` are 8 KB, in the L1 cache.
 const TILE: usize = 64;
@@ -39,13 +39,11 @@ where
     let inf = E::Value::from_f64_nearest(f64::INFINITY);
     let mut block = vec![inf; rows * TILE];
     let mut valid = [0usize; TILE];
-    let mut seen = [0usize; TILE];
     let mut degenerate = 0;
     for (t, out) in out.chunks_mut(TILE).enumerate() {
         let width = out.len();
         block.fill(inf);
         valid[..width].fill(0);
-        seen[..width].fill(0);
         // Valid values go down their column one after another, without a
         // branch: every value is written where the next valid one goes, and
         // only a valid one moves that place on. A NaN written last is then
@@ -60,7 +58,6 @@ where
                 block[n * TILE + k] = inf;
             }
             valid[k] = n;
-            seen[k] += xs.len();
         });
         E::dispatch(
             #[inline(always)]
@@ -68,16 +65,13 @@ where
         );
         for k in 0..width {
             let n = valid[k];
-            out[k] = if n == 0 || (!ignore_nan && n < seen[k]) {
+            // every lane holds `lane` values: fewer valid ones means NaN
+            out[k] = if n == 0 || (!ignore_nan && n < lane) {
                 degenerate += (n == 0) as usize;
                 R::NAN
             } else {
                 let (lo, hi) = (block[(n - 1) / 2 * TILE + k], block[n / 2 * TILE + k]);
-                R::from(if n % 2 == 1 {
-                    hi
-                } else {
-                    E::Value::mean_of_two(lo, hi)
-                })
+                R::from(median_of_middles(n, lo, hi))
             };
         }
     }

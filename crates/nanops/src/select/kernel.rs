@@ -237,11 +237,7 @@ pub fn median_in_place<T: SelectFloat>(values: &mut [T]) -> T {
     }
     let middle = n / 2;
     if let Some((lower, upper)) = small_middles(values) {
-        return if n % 2 == 1 {
-            upper
-        } else {
-            T::mean_of_two(lower, upper)
-        };
+        return median_of_middles(n, lower, upper);
     }
     if n % 2 == 1 {
         let (_, median, _) = select_nth(values, middle);
@@ -252,6 +248,17 @@ pub fn median_in_place<T: SelectFloat>(values: &mut [T]) -> T {
     match least(right) {
         Some(upper_middle) => T::mean_of_two(lower_middle, upper_middle),
         None => T::NAN,
+    }
+}
+
+/// The median of `n` sorted values from its two middle ones,
+/// `x[(n − 1)/2]` and `x[n/2]` (the same value for odd `n`).
+#[inline(always)]
+pub(crate) fn median_of_middles<T: SelectFloat>(n: usize, lower: T, upper: T) -> T {
+    if n % 2 == 1 {
+        upper
+    } else {
+        T::mean_of_two(lower, upper)
     }
 }
 

@@ -72,7 +72,7 @@ mod reference;
 mod tests;
 
 pub use float::SelectFloat;
-pub(crate) use kernel::{finish_picks, plan_picks, select_ranks};
+pub(crate) use kernel::{finish_picks, median_of_middles, plan_picks, select_ranks};
 pub use kernel::{median_in_place, quantiles_in_place, quantiles_in_place_with, QuantileScratch};
 pub use method::{QuantileMethod, UnknownQuantileMethod};
 pub(crate) use nth::sort_columns;

@@ -140,10 +140,15 @@ pub(crate) fn small_sort<T: SelectFloat>(w: &mut [T]) {
 /// `-0.0 == 0.0` (a min/max pair could duplicate one of them).
 #[inline(always)]
 fn compare_exchange<T: SelectFloat, const N: usize>(x: &mut [T; N], a: usize, b: usize) {
-    let (p, q) = (x[a], x[b]);
+    (x[a], x[b]) = ordered(x[a], x[b]);
+}
+
+/// `(p, q)` in order, by selects: swapped only when `q < p`, so equal values
+/// (`-0.0`, `0.0`) keep their places.
+#[inline(always)]
+fn ordered<T: SelectFloat>(p: T, q: T) -> (T, T) {
     let swap = q < p;
-    x[a] = if swap { q } else { p };
-    x[b] = if swap { p } else { q };
+    (if swap { q } else { p }, if swap { p } else { q })
 }
 
 /// Calls `$cx(a, b)` for each literal pair (so that every index is a
@@ -193,10 +198,7 @@ pub(crate) fn sort_columns<T: SelectFloat>(block: &mut [T], width: usize, rows: 
         let (low, high) = block.split_at_mut(b * width);
         let (ra, rb) = (&mut low[a * width..(a + 1) * width], &mut high[..width]);
         for k in 0..width {
-            let (p, q) = (ra[k], rb[k]);
-            let swap = q < p;
-            ra[k] = if swap { q } else { p };
-            rb[k] = if swap { p } else { q };
+            (ra[k], rb[k]) = ordered(ra[k], rb[k]);
         }
     };
     if rows == 8 {
