@@ -1,6 +1,6 @@
 //! Argmin / argmax kernels: the first extremum and its position.
 
-use super::extremum::{better, first_equal_in_lane, lanes_extremum};
+use super::extremum::{better, lanes_extremum};
 use super::{fold_tree, Reducer, LANES};
 use crate::element::Element;
 use crate::states::extremum::beats;
@@ -64,6 +64,20 @@ fn first_equal<E: Element>(xs: &[E], m: E) -> Option<usize> {
         start += GROUP;
     }
     xs[start..].iter().position(|&x| x == m).map(|i| start + i)
+}
+
+/// The first position in a short lane holding a value equal to `m` (`L`
+/// when none does), without a branch: the loop runs backwards keeping the
+/// last match. Equal is `==`, so `0.0` and `-0.0` match each other.
+#[inline(always)]
+fn first_equal_in_lane<E: Element, const L: usize>(xs: &[E; L], m: E) -> usize {
+    let mut at = L;
+    for i in (0..L).rev() {
+        if xs[i] == m {
+            at = i;
+        }
+    }
+    at
 }
 
 /// The partial state of one output: the best value with its position, and
