@@ -177,6 +177,24 @@ fn long_lane_quantiles_equal_the_copying_kernel() {
                 .collect(),
         ),
         ("ties", (0..n).map(|_| (rand() * 5.0).floor()).collect()),
+        // a NaN that an evenly spaced sample is unlikely to read: the
+        // propagating quantile must still see it
+        (
+            "three nan",
+            (0..n)
+                .map(|i| match i {
+                    1 | 12_345 | 99_999 => f64::NAN,
+                    _ => rand(),
+                })
+                .collect(),
+        ),
+        // the valid count differs from what a sample at some stride sees
+        (
+            "nan in runs",
+            (0..n)
+                .map(|i| if i % 1000 < 700 { f64::NAN } else { rand() })
+                .collect(),
+        ),
         ("sorted", (0..n).map(|i| i as f64).collect()),
         ("all nan", vec![f64::NAN; n]),
     ];

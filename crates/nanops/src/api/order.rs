@@ -10,14 +10,14 @@
 //! and run in parallel, each task with its own scratch buffer; the input is
 //! never modified.
 
-use super::bracket::{sample_lane, select_bracketed, Scan, MIN_BRACKET_LANE};
+use super::bracket::{sample_lane, select_bracketed, Bracketed, Scan, MIN_BRACKET_LANE};
 use super::short_median::short_medians;
 use crate::axes::Axes;
 use crate::element::Element;
 use crate::error::{ensure_memory, Error, Result};
 use crate::par::{SendPtr, MIN_TASK};
 use crate::plan::{Plan, Walker};
-use crate::select::{finish_picks, plan_picks};
+use crate::select::{copy_valid, finish_picks, plan_picks, COPY_SLACK};
 use crate::select::{
     median_in_place, quantiles_in_place_with, weighted_quantiles_with, QDtype, QuantileMethod,
     QuantileScratch, SelectFloat, WeightedQuantileError,
@@ -36,6 +36,20 @@ pub trait QuantileElement: Element {
     type Value: SelectFloat + Default;
     /// Converts one value (exactly for floats and integers up to 2⁵³).
     fn to_value(self) -> Self::Value;
+
+    /// The values themselves when `Self` is `Value` (the float types), so
+    /// that a lane can be copied by SIMD; `None` for the converted types.
+    ///
+    /// ```
+    /// use nanops::QuantileElement;
+    /// assert_eq!(f64::as_values(&[1.0, 2.0]), Some(&[1.0, 2.0][..]));
+    /// assert_eq!(i32::as_values(&[1, 2]), None);
+    /// ```
+    #[inline(always)]
+    fn as_values(xs: &[Self]) -> Option<&[Self::Value]> {
+        let _ = xs;
+        None
+    }
 }
 
 macro_rules! float_quantile {
@@ -44,6 +58,8 @@ macro_rules! float_quantile {
             type Value = $t;
             #[inline(always)]
             fn to_value(self) -> $t { self }
+            #[inline(always)]
+            fn as_values(xs: &[$t]) -> Option<&[$t]> { Some(xs) }
         }
     )*};
 }
@@ -191,8 +207,15 @@ fn push_valid<E: QuantileElement>(vals: &mut Vec<E::Value>, xs: &[E]) -> bool {
         vals.extend(xs.iter().map(|x| x.to_value()));
         return false;
     }
-    vals.reserve(xs.len());
+    vals.reserve(xs.len() + COPY_SLACK);
     let start = vals.len();
+    if let Some(end) =
+        E::as_values(xs).and_then(|values| copy_valid(values, vals.spare_capacity_mut()))
+    {
+        // SAFETY: the SIMD copy wrote the first `end` spare slots.
+        unsafe { vals.set_len(start + end) };
+        return end < xs.len();
+    }
     let spare = &mut vals.spare_capacity_mut()[..xs.len()];
     let mut end = 0;
     for &x in xs {
@@ -291,36 +314,35 @@ where
 {
     let nq = stat.len();
     let mut out = vec![R::default(); nq];
-    let mut degenerate = 0;
     match sample_lane(walker, 0, lane, opts.ignore_nan) {
-        Scan::Empty => {
-            out.fill(R::NAN);
-            degenerate = 1;
-        }
         Scan::Nan => out.fill(R::NAN),
-        Scan::Sampled { n, sample } => match stat {
-            Stat::Median => {
-                let ranks = if n % 2 == 1 {
-                    vec![n / 2]
-                } else {
-                    vec![n / 2 - 1, n / 2]
-                };
-                let v = select_bracketed(walker, 0, n, &sample, &ranks)?;
+        Scan::Sampled { read, sample } => {
+            let mut scratch = QuantileScratch::new();
+            let ranks_of = |n: usize| match stat {
+                Stat::Median if n % 2 == 1 => vec![n / 2],
+                Stat::Median => vec![n / 2 - 1, n / 2],
+                Stat::Quantiles(q) => {
+                    plan_picks(n, q, opts.method, opts.q_dtype, &mut scratch);
+                    scratch.ranks.clone()
+                }
+            };
+            let Bracketed { n, values: v } =
+                select_bracketed(walker, 0, lane, read, &sample, ranks_of)?;
+            if n < lane && !opts.ignore_nan {
+                out.fill(R::NAN); // a NaN the sample missed
+            } else if let Stat::Quantiles(_) = stat {
+                // `scratch` holds the plan for the exact count (the last call)
+                let ranks = &scratch.ranks;
+                let value = |r: usize| ranks.binary_search(&r).ok().map(|i| v[i]);
+                finish_picks(&scratch.picks, value, &mut out);
+            } else {
                 let m = match v[..] {
                     [a, b] => E::Value::mean_of_two(a, b),
                     _ => v[0],
                 };
                 out[0] = R::from(m);
             }
-            Stat::Quantiles(q) => {
-                let mut scratch = QuantileScratch::new();
-                plan_picks(n, q, opts.method, opts.q_dtype, &mut scratch);
-                let ranks = &scratch.ranks;
-                let v = select_bracketed(walker, 0, n, &sample, ranks)?;
-                let value = |r: usize| ranks.binary_search(&r).ok().map(|i| v[i]);
-                finish_picks(&scratch.picks, value, &mut out);
-            }
-        },
+        }
     }
     let values = scatter(
         out,
@@ -329,7 +351,11 @@ where
         &plan.out_shape,
         stat.has_q_axis(),
     );
-    Some(Report { values, degenerate })
+    // a lane without valid values never gets here: its sample is empty
+    Some(Report {
+        values,
+        degenerate: 0,
+    })
 }
 
 fn unweighted<E, R>(

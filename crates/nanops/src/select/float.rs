@@ -6,10 +6,92 @@ use core::ops::{Add, Mul, Sub};
 
 use half::{bf16, f16};
 
-mod sealed {
-    pub trait Sealed {}
-    impl Sealed for f64 {}
-    impl Sealed for f32 {}
+/// The seal of [`SelectFloat`], which also carries the per-type fast path of
+/// the partition step (out of the public trait's reach).
+pub(crate) mod sealed {
+    use core::mem::MaybeUninit;
+
+    use crate::select::compress::{
+        copy_valid_f32, copy_valid_f64, keep_between_f32, keep_between_f64, partition_f32,
+        partition_f64,
+    };
+
+    pub trait Sealed: Sized {
+        /// [`crate::select::compress::partition`] by SIMD: `None` where
+        /// this type or CPU has none (the scalar pass runs instead).
+        #[inline]
+        fn partition_simd<const INCLUSIVE: bool>(_w: &mut [Self], _pivot: Self) -> Option<usize> {
+            None
+        }
+
+        /// The non-NaN values of `src` to the front of `dst` by SIMD
+        /// (`dst` needs [`crate::select::compress::COPY_SLACK`] slots
+        /// more than `src`); `None` where this type or CPU has no such copy.
+        #[inline]
+        fn copy_valid_simd(_src: &[Self], _dst: &mut [MaybeUninit<Self>]) -> Option<usize> {
+            None
+        }
+
+        /// [`crate::select::compress::keep_between`] by SIMD; `None` where
+        /// this type or CPU has none.
+        #[inline]
+        fn keep_between_simd<const K: usize>(
+            _block: &[Self],
+            _lo: &[Self; K],
+            _hi: &[Self; K],
+            _below: &mut [usize; K],
+            _valid: &mut usize,
+            _dst: &mut [MaybeUninit<Self>],
+        ) -> Option<usize> {
+            None
+        }
+    }
+    impl Sealed for f64 {
+        #[inline]
+        fn partition_simd<const INCLUSIVE: bool>(w: &mut [f64], pivot: f64) -> Option<usize> {
+            partition_f64::<INCLUSIVE>(w, pivot)
+        }
+
+        #[inline]
+        fn copy_valid_simd(src: &[f64], dst: &mut [MaybeUninit<f64>]) -> Option<usize> {
+            copy_valid_f64(src, dst)
+        }
+
+        #[inline]
+        fn keep_between_simd<const K: usize>(
+            block: &[f64],
+            lo: &[f64; K],
+            hi: &[f64; K],
+            below: &mut [usize; K],
+            valid: &mut usize,
+            dst: &mut [MaybeUninit<f64>],
+        ) -> Option<usize> {
+            keep_between_f64(block, lo, hi, below, valid, dst)
+        }
+    }
+    impl Sealed for f32 {
+        #[inline]
+        fn partition_simd<const INCLUSIVE: bool>(w: &mut [f32], pivot: f32) -> Option<usize> {
+            partition_f32::<INCLUSIVE>(w, pivot)
+        }
+
+        #[inline]
+        fn copy_valid_simd(src: &[f32], dst: &mut [MaybeUninit<f32>]) -> Option<usize> {
+            copy_valid_f32(src, dst)
+        }
+
+        #[inline]
+        fn keep_between_simd<const K: usize>(
+            block: &[f32],
+            lo: &[f32; K],
+            hi: &[f32; K],
+            below: &mut [usize; K],
+            valid: &mut usize,
+            dst: &mut [MaybeUninit<f32>],
+        ) -> Option<usize> {
+            keep_between_f32(block, lo, hi, below, valid, dst)
+        }
+    }
     impl Sealed for half::f16 {}
     impl Sealed for half::bf16 {}
 }

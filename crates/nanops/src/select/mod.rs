@@ -54,6 +54,7 @@
 //!   through the index clipping, a NaN `q` gives NaN, and a lane that still holds a NaN
 //!   value (the caller should have removed them) gives NaN.
 
+mod compress;
 mod float;
 mod kernel;
 mod method;
@@ -71,6 +72,7 @@ mod reference;
 #[cfg(test)]
 mod tests;
 
+pub(crate) use compress::{copy_valid, keep_between, COPY_SLACK};
 pub use float::SelectFloat;
 pub(crate) use kernel::{finish_picks, median_of_middles, plan_picks, select_ranks};
 pub use kernel::{median_in_place, quantiles_in_place, quantiles_in_place_with, QuantileScratch};

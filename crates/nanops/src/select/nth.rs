@@ -1,11 +1,11 @@
 //! Selection of the `k`-th smallest value of a NaN-free float slice.
 //!
-//! Quickselect with a branch-free partition: every step of the partition
-//! loop swaps, and only the boundary advances by the comparison's result, so
-//! random data costs no mispredicted branches (a Hoare partition with `<`
-//! scans mispredicts about every other comparison, and the standard
-//! library's `select_nth_unstable_by` adds comparator and pivot machinery on
-//! top). The pivot is a median of three, or of three medians of three on
+//! Quickselect with a branch-free partition ([`super::partition`]: AVX-512
+//! compress where the CPU has it, else a swap per value where only the
+//! boundary advances by the comparison's result), so random data costs no
+//! mispredicted branches (a Hoare partition with `<` scans mispredicts
+//! about every other comparison, and the standard library's
+//! `select_nth_unstable_by` adds comparator and pivot machinery on top). The pivot is a median of three, or of three medians of three on
 //! long windows; windows of at most [`SMALL`] values are sorted by a
 //! sorting network ([`small_sort`]). Ties cannot stall it: when the pivot is the window's least
 //! value, a second pass moves every copy of it to the front, and they are
@@ -13,6 +13,7 @@
 //! of a `4·log2(n)` round budget and the rest goes to the standard library's
 //! introselect, so the worst case stays `O(n log n)`.
 
+use super::compress::partition;
 use super::float::{ascending, SelectFloat};
 
 /// Windows this short are sorted by a sorting network.
@@ -45,14 +46,14 @@ pub(crate) fn select_nth<T: SelectFloat>(
         rounds -= 1;
         let w = &mut values[l..r];
         let pivot = choose_pivot(w);
-        let below = partition(w, |x| x < pivot);
+        let below = partition::<T, false>(w, pivot);
         if k < l + below {
             r = l + below;
         } else if below > 0 {
             l += below;
         } else {
             // The pivot is the least value: its copies go to the front.
-            let equal = partition(w, |x| x <= pivot);
+            let equal = partition::<T, true>(w, pivot);
             if k < l + equal {
                 return split(values, k);
             }
@@ -68,28 +69,6 @@ fn split<T>(values: &mut [T], k: usize) -> (&mut [T], &mut T, &mut [T]) {
     let (left, rest) = values.split_at_mut(k);
     let (nth, right) = rest.split_first_mut().expect("k < len");
     (left, nth, right)
-}
-
-/// Moves the values for which `goes_left` holds to the front, in one
-/// branch-free pass (Lomuto's scheme with an unconditional swap); returns
-/// how many there are.
-#[inline]
-fn partition<T: Copy>(w: &mut [T], goes_left: impl Fn(T) -> bool) -> usize {
-    let mut i = 0;
-    for k in 0..w.len() {
-        let x = w[k];
-        // Invariant: w[..i] go left, w[i..k] do not; moving w[i] to k and
-        // `x` to i keeps it whichever side `x` belongs to.
-        // Not `w.swap(i, k)`: measured 3.5× slower here (`kernel_timing
-        // nanmedian "1000, 10000"`), the compare then waits on a reload.
-        #[allow(clippy::manual_swap)]
-        {
-            w[k] = w[i];
-            w[i] = x;
-        }
-        i += goes_left(x) as usize;
-    }
-    i
 }
 
 /// The median of three values.
