@@ -177,7 +177,8 @@ pub(crate) fn select_bracketed<E: QuantileElement>(
             match brackets.len() {
                 1 => scan_block::<E, 1>(block, &lo, &hi, counts, &mut inside),
                 2 => scan_block::<E, 2>(block, &lo, &hi, counts, &mut inside),
-                3 | 4 => scan_block::<E, 4>(block, &lo, &hi, counts, &mut inside),
+                3 => scan_block::<E, 3>(block, &lo, &hi, counts, &mut inside),
+                4 => scan_block::<E, 4>(block, &lo, &hi, counts, &mut inside),
                 _ => scan_block::<E, MAX_BRACKETS>(block, &lo, &hi, counts, &mut inside),
             }
             overflow = inside.len() > budget;

@@ -400,8 +400,8 @@ mod avx512 {
     }
 
     /// [`super::keep_between`] for `f64`: per vector, one compare per
-    /// bracket end, popcounts for the counts below, and the compressed
-    /// values inside stored as a whole vector.
+    /// bracket end, counts kept in vector lanes (a masked add each), and the
+    /// compressed values inside stored as a whole vector.
     ///
     /// # Safety
     /// The CPU has AVX-512 (F, DQ, BW) and POPCNT; `dst.len() ≥ block.len() + F64_LANES`.
@@ -421,6 +421,10 @@ mod avx512 {
         for i in 0..K {
             (l[i], h[i]) = (_mm512_set1_pd(lo[i]), _mm512_set1_pd(hi[i]));
         }
+        // counts in vector lanes, added under masks (no popcount per bracket)
+        let one = _mm512_set1_epi64(1);
+        let (mut under_count, mut valid_count) =
+            ([_mm512_setzero_si512(); K], _mm512_setzero_si512());
         let mut end = 0usize;
         let mut chunks = block.chunks_exact(L);
         for chunk in &mut chunks {
@@ -428,18 +432,24 @@ mod avx512 {
             // values read before it, so the store ends below `dst.len()`.
             unsafe {
                 let v = _mm512_loadu_pd(chunk.as_ptr());
-                *valid += is_valid_pd(v).count_ones() as usize;
+                let is_valid = is_valid_pd(v);
+                valid_count = _mm512_mask_add_epi64(valid_count, is_valid, valid_count, one);
                 let mut keep: __mmask8 = 0;
                 for i in 0..K {
                     let under = _mm512_cmp_pd_mask::<_CMP_LT_OQ>(v, l[i]);
-                    below[i] += under.count_ones() as usize;
-                    let from = _mm512_cmp_pd_mask::<_CMP_GE_OQ>(v, l[i]);
-                    keep |= _mm512_mask_cmp_pd_mask::<_CMP_LE_OQ>(from, v, h[i]);
+                    under_count[i] =
+                        _mm512_mask_add_epi64(under_count[i], under, under_count[i], one);
+                    // valid and not under: at or above lo[i]
+                    keep |= _mm512_mask_cmp_pd_mask::<_CMP_LE_OQ>(is_valid & !under, v, h[i]);
                 }
                 _mm512_storeu_pd(dp.add(end), _mm512_maskz_compress_pd(keep, v));
                 end += keep.count_ones() as usize;
             }
         }
+        for i in 0..K {
+            below[i] += _mm512_reduce_add_epi64(under_count[i]) as usize;
+        }
+        *valid += _mm512_reduce_add_epi64(valid_count) as usize;
         for &x in chunks.remainder() {
             *valid += !x.is_nan() as usize;
             let mut keep = false;
@@ -453,7 +463,8 @@ mod avx512 {
         end
     }
 
-    /// [`keep_between_f64`] for `f32`, 16 values per vector.
+    /// [`keep_between_f64`] for `f32`, 16 values per vector (32-bit lane
+    /// counts: blocks of fewer than 2³² values).
     ///
     /// # Safety
     /// The CPU has AVX-512 (F, DQ, BW) and POPCNT; `dst.len() ≥ block.len() + F32_LANES`.
@@ -467,30 +478,41 @@ mod avx512 {
         dst: &mut [MaybeUninit<f32>],
     ) -> usize {
         const L: usize = F32_LANES;
-        debug_assert!(dst.len() >= block.len() + L);
+        debug_assert!(dst.len() >= block.len() + L && block.len() < 1 << 32);
         let dp = dst.as_mut_ptr().cast::<f32>();
         let (mut l, mut h) = ([_mm512_setzero_ps(); K], [_mm512_setzero_ps(); K]);
         for i in 0..K {
             (l[i], h[i]) = (_mm512_set1_ps(lo[i]), _mm512_set1_ps(hi[i]));
         }
+        // counts in vector lanes, added under masks (no popcount per bracket)
+        let one = _mm512_set1_epi32(1);
+        let (mut under_count, mut valid_count) =
+            ([_mm512_setzero_si512(); K], _mm512_setzero_si512());
         let mut end = 0usize;
         let mut chunks = block.chunks_exact(L);
         for chunk in &mut chunks {
-            // SAFETY: as in `keep_between_f64`.
+            // SAFETY: the load reads `chunk`; `end` is at most the number of
+            // values read before it, so the store ends below `dst.len()`.
             unsafe {
                 let v = _mm512_loadu_ps(chunk.as_ptr());
-                *valid += is_valid_ps(v).count_ones() as usize;
+                let is_valid = is_valid_ps(v);
+                valid_count = _mm512_mask_add_epi32(valid_count, is_valid, valid_count, one);
                 let mut keep: __mmask16 = 0;
                 for i in 0..K {
                     let under = _mm512_cmp_ps_mask::<_CMP_LT_OQ>(v, l[i]);
-                    below[i] += under.count_ones() as usize;
-                    let from = _mm512_cmp_ps_mask::<_CMP_GE_OQ>(v, l[i]);
-                    keep |= _mm512_mask_cmp_ps_mask::<_CMP_LE_OQ>(from, v, h[i]);
+                    under_count[i] =
+                        _mm512_mask_add_epi32(under_count[i], under, under_count[i], one);
+                    // valid and not under: at or above lo[i]
+                    keep |= _mm512_mask_cmp_ps_mask::<_CMP_LE_OQ>(is_valid & !under, v, h[i]);
                 }
                 _mm512_storeu_ps(dp.add(end), _mm512_maskz_compress_ps(keep, v));
                 end += keep.count_ones() as usize;
             }
         }
+        for i in 0..K {
+            below[i] += _mm512_reduce_add_epi32(under_count[i]) as usize;
+        }
+        *valid += _mm512_reduce_add_epi32(valid_count) as usize;
         for &x in chunks.remainder() {
             *valid += !x.is_nan() as usize;
             let mut keep = false;
