@@ -154,3 +154,11 @@ def fast_nanextremum(a: object, axis: object, max: bool) -> object:
 
 def fast_nanarg(a: object, axis: object, max: bool) -> object:
     """Index of the first min or max (``ValueError`` for an all-NaN slice), or ``NotImplemented``."""
+
+def fast_nanmedian(a: object, axis: object) -> object:
+    """``(median, number of all-NaN slices)``, or ``NotImplemented`` (also for a zero-size ``a``)."""
+
+def fast_nanquantile(a: object, q: object, axis: object, method: object) -> object:
+    """``(quantile, any slice all-NaN)`` for a float ``a``, a Python-float ``q``
+    in ``[0, 1]`` and a known ``method`` (the result keeps ``a``'s dtype), or
+    ``NotImplemented`` (also for a zero-size ``a``)."""

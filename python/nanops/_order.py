@@ -445,6 +445,11 @@ def nanquantile(
     >>> nanops.nanquantile(np.array([1.0, np.nan, 3.0, 2.0]), [0.25, 0.5])
     array([1.5, 2. ])
     """
+    if out is None and keepdims is NoValue and weights is None and type(q) is float:
+        fast = _nanops.fast_nanquantile(a, q, axis, method)
+        # an all-NaN slice: the general path counts them for the warning
+        if fast is not NotImplemented and not fast[1]:
+            return fast[0]
     try:
         return _quantile(a, q, axis, out, method, keepdims, weights, False, True)
     except Delegate:

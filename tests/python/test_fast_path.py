@@ -129,3 +129,53 @@ def test_zero_size_goes_to_the_general_path_for_its_errors() -> None:
     with pytest.raises(ValueError):
         nanops.nanargmax(empty)
     assert _nanops.fast_nansum(empty, 0).shape == (3,)
+
+
+QUANTILE_METHODS = ["linear", "lower", "nearest", "hazen", "median_unbiased", "midpoint"]
+
+
+@pytest.mark.parametrize("dt", list("efd"))
+@pytest.mark.parametrize("method", QUANTILE_METHODS)
+def test_float_q_quantiles_answer_as_numpy(dt: str, method: str) -> None:
+    a = sample(dt)
+    for x in (a, a[:, ::-2], np.asarray(a[0, 0])):
+        for axis in AXES if x.ndim == 2 else [None]:
+            for q in (0.0, 0.3, 0.5, 1.0):
+                fast = _nanops.fast_nanquantile(x, q, axis, method)
+                assert fast is not NotImplemented
+                got = nanops.nanquantile(x, q, axis=axis, method=method)
+                want = np.nanquantile(x, q, axis=axis, method=method)
+                assert type(got) is type(want) is type(fast[0]), (dt, method, axis, q)
+                g, w = np.asarray(got), np.asarray(want)
+                assert g.dtype == w.dtype and g.shape == w.shape
+                # bit for bit (signed zeros and NaN included)
+                assert g.tobytes() == w.tobytes(), (dt, method, axis, q, g, w)
+
+
+@pytest.mark.parametrize(
+    "why, a, q, method",
+    [
+        ("integer array", sample("l"), 0.5, "linear"),
+        ("complex array", sample("D"), 0.5, "linear"),
+        ("integer q (not interpolated)", sample("d"), 1, "linear"),
+        ("NumPy-float q", sample("d"), np.float64(0.5), "linear"),
+        ("list q", sample("d"), [0.5], "linear"),
+        ("q above 1", sample("d"), 1.5, "linear"),
+        ("NaN q", sample("d"), float("nan"), "linear"),
+        ("unknown method", sample("d"), 0.5, "bogus"),
+        ("zero size", np.zeros((0, 3)), 0.5, "linear"),
+    ],
+)
+def test_fast_quantile_declines_what_it_does_not_take(
+    why: str, a: Any, q: Any, method: str
+) -> None:
+    assert _nanops.fast_nanquantile(a, q, None, method) is NotImplemented, why
+
+
+def test_fast_quantile_leaves_all_nan_slices_to_the_general_path() -> None:
+    a = np.array([[np.nan, np.nan], [1.0, 2.0]])
+    res, any_empty = _nanops.fast_nanquantile(a, 0.5, 1, "linear")
+    assert any_empty is True and np.isnan(res[0]) and res[1] == 1.5
+    with pytest.warns(RuntimeWarning, match="All-NaN slice"):
+        got = nanops.nanquantile(a, 0.5, axis=1)
+    np.testing.assert_array_equal(got, [np.nan, 1.5])

@@ -9,14 +9,15 @@
 //! checks cost a few attribute reads here instead of a dozen Python
 //! operations, which is most of a 1,000-element call.
 
-use crate::dispatch::{dispatch_all, dispatch_real, MAX_NDIM};
-use crate::order::median_impl;
+use crate::dispatch::{dispatch, dispatch_all, dispatch_real, MAX_NDIM};
+use crate::order::{median_impl, weak_quantile_impl};
 use crate::streaming::{arg_impl, extremum_impl, mean_impl, prod_impl, sum_impl, var_impl};
+use nanops::QuantileMethod;
 use numpy::{
     npyffi::PyArray_CheckExact, PyArrayDescrMethods, PyUntypedArray, PyUntypedArrayMethods,
 };
 use pyo3::prelude::*;
-use pyo3::types::{PyInt, PyTuple};
+use pyo3::types::{PyFloat, PyInt, PyString, PyTuple};
 
 /// Which dtypes a function's fast path takes.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -28,6 +29,8 @@ enum Dtypes {
     Inexact,
     /// bool, integers and floats (median: complex goes to NumPy).
     Real,
+    /// Real floats only (quantiles of a float `q`: the result keeps the dtype).
+    Float,
 }
 
 /// Whether `a`'s dtype is a native-order kernel dtype of `want`.
@@ -65,6 +68,7 @@ fn dtype_fits(a: &Bound<'_, PyUntypedArray>, want: Dtypes) -> bool {
         Dtypes::Kernel => inexact.into_iter().chain(exact).any(is),
         Dtypes::Inexact => inexact.into_iter().any(is),
         Dtypes::Real => inexact[..3].iter().copied().chain(exact).any(is),
+        Dtypes::Float => inexact[..3].iter().copied().any(is),
     }
 }
 
@@ -236,6 +240,35 @@ fn fast_nanmedian<'py>(
     Ok(PyTuple::new(a.py(), [values, empty.into_pyobject(a.py())?.into_any()])?.into_any())
 }
 
+/// `(nanquantile(a, q, axis, method=method), whether a slice was all-NaN)`
+/// for a Python-float `q` in `[0, 1]`, a known `method` and a float `a`, or
+/// `NotImplemented` (also for a zero-size `a`). A float `q` is "weak" (NEP
+/// 50): the result keeps `a`'s dtype.
+#[pyfunction]
+fn fast_nanquantile<'py>(
+    a: &Bound<'py, PyAny>,
+    q: &Bound<'py, PyAny>,
+    axis: &Bound<'py, PyAny>,
+    method: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let Some((x, axes)) = fast_axes(a, axis, Dtypes::Float, true) else {
+        return declined(a);
+    };
+    let q = match q.cast_exact::<PyFloat>() {
+        Ok(q) => q.value(),
+        Err(_) => return declined(a),
+    };
+    let method = method
+        .cast_exact::<PyString>()
+        .ok()
+        .and_then(|m| m.to_str().ok()?.parse::<QuantileMethod>().ok());
+    let Some(method) = method.filter(|_| (0.0..=1.0).contains(&q)) else {
+        return declined(a); // the general path raises NumPy's errors
+    };
+    let (values, empty) = dispatch!(&x, weak_quantile_impl(q, axes, method), f64, f32, half::f16)?;
+    pair(a.py(), (values, empty))
+}
+
 /// Adds the fast entry points to the module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(fast_nansum, m)?)?;
@@ -245,5 +278,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(fast_nanextremum, m)?)?;
     m.add_function(wrap_pyfunction!(fast_nanarg, m)?)?;
     m.add_function(wrap_pyfunction!(fast_nanmedian, m)?)?;
+    m.add_function(wrap_pyfunction!(fast_nanquantile, m)?)?;
     Ok(())
 }

@@ -102,6 +102,40 @@ where
     Ok((values, r.degenerate))
 }
 
+/// `nanquantile` of a float array for one Python-float `q` (NumPy's weak
+/// scalar: the result keeps the dtype, `q` arithmetic in `float64`), as the
+/// fast path wants it: a 0-d result as a NumPy scalar, and whether some
+/// slice was all-NaN.
+pub(crate) fn weak_quantile_impl<'py, E>(
+    a: &Bound<'py, PyUntypedArray>,
+    q: f64,
+    axes: Vec<usize>,
+    method: QuantileMethod,
+) -> PyResult<(Bound<'py, PyAny>, bool)>
+where
+    E: PyElement + QuantileElement,
+    E::Value: numpy::Element,
+{
+    let ro = readonly::<E>(a)?;
+    let v = ro.as_array();
+    let opts = QuantileOptions {
+        method,
+        ignore_nan: true,
+        weights: None,
+        q_dtype: QDtype::Float64,
+    };
+    let r = guard(a.py(), a.len(), || {
+        nanops::quantile_report::<_, E, _, E::Value>(&v, &[q], axes, &opts)
+    })?;
+    // the leading axis is `q`'s, of length one
+    let values = r.values.index_axis_move(ndarray::Axis(0), 0);
+    let values = match values.first() {
+        Some(x) if values.ndim() == 0 => crate::dispatch::numpy_scalar(a.py(), x)?,
+        _ => PyArray::from_owned_array(a.py(), values).into_any(),
+    };
+    Ok((values, r.degenerate > 0))
+}
+
 fn parse_q_dtype(s: &str) -> PyResult<QDtype> {
     Ok(match s {
         "f8" => QDtype::Float64,

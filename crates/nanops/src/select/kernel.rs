@@ -262,28 +262,35 @@ pub(crate) fn median_of_middles<T: SelectFloat>(n: usize, lower: T, upper: T) ->
     }
 }
 
-/// The least of NaN-free `values` (`None` when empty), in eight independent
-/// lanes: one running minimum waits on its previous comparison at every
-/// value (0.5 µs of a 1,000-value median), eight lanes fill a vector.
+/// The least of NaN-free `values` (`None` when empty); see [`extreme`].
 fn least<T: SelectFloat>(values: &[T]) -> Option<T> {
+    extreme(values, |x, best| x < best)
+}
+
+/// The value of NaN-free `values` that no other `beats` (`None` when
+/// empty), in eight independent lanes: one running extreme waits on its
+/// previous comparison at every value (0.5 µs of a 1,000-value median),
+/// eight lanes fill a vector.
+#[inline(always)]
+fn extreme<T: SelectFloat>(values: &[T], beats: impl Fn(T, T) -> bool) -> Option<T> {
     const LANES: usize = 8;
     let first = *values.first()?;
     let mut lanes = [first; LANES];
     let mut chunks = values.chunks_exact(LANES);
     for c in &mut chunks {
         for i in 0..LANES {
-            if c[i] < lanes[i] {
+            if beats(c[i], lanes[i]) {
                 lanes[i] = c[i];
             }
         }
     }
-    let mut min = first;
+    let mut best = first;
     for x in lanes.into_iter().chain(chunks.remainder().iter().copied()) {
-        if x < min {
-            min = x;
+        if beats(x, best) {
+            best = x;
         }
     }
-    Some(min)
+    Some(best)
 }
 
 /// Rearranges `values` so that for every rank `r` in `ranks` (sorted, distinct, relative to
@@ -344,31 +351,24 @@ pub(crate) fn select_ranks<T: SelectFloat>(values: &mut [T], offset: usize, rank
     select_ranks(right, right_offset, right_ranks);
 }
 
-/// Swaps the smallest value to the front. No-op on an empty slice.
+/// Swaps the smallest value (its first copy) to the front. No-op on an
+/// empty slice. The value by [`extreme`]'s lanes, then its first position.
 fn move_min_to_front<T: SelectFloat>(values: &mut [T]) {
-    let Some(&first) = values.first() else {
+    let Some(min) = least(values) else {
         return;
     };
-    let (mut best, mut best_value) = (0, first);
-    for (i, &x) in values.iter().enumerate().skip(1) {
-        if x < best_value {
-            (best, best_value) = (i, x);
-        }
-    }
-    values.swap(0, best);
+    // `==` also matches the other zero: as a scan keeping the first least
+    let at = values.iter().position(|&x| x == min).unwrap_or(0);
+    values.swap(0, at);
 }
 
-/// Swaps the largest value to the back. No-op on an empty slice.
+/// Swaps the largest value (its first copy) to the back. No-op on an empty
+/// slice. As [`move_min_to_front`].
 fn move_max_to_end<T: SelectFloat>(values: &mut [T]) {
-    let Some(&first) = values.first() else {
+    let Some(max) = extreme(values, |x, best| x > best) else {
         return;
     };
-    let (mut best, mut best_value) = (0, first);
-    for (i, &x) in values.iter().enumerate().skip(1) {
-        if x > best_value {
-            (best, best_value) = (i, x);
-        }
-    }
+    let at = values.iter().position(|&x| x == max).unwrap_or(0);
     let end = values.len() - 1;
-    values.swap(end, best);
+    values.swap(end, at);
 }
