@@ -83,99 +83,20 @@ fn blockwise<T>(w: &mut [T], block: usize, mut part: impl FnMut(&mut [T]) -> usi
     left
 }
 
-/// The SIMD partition of `f64` windows: `None` where it does not apply
-/// (no AVX-512).
-#[inline]
-pub(crate) fn partition_f64<const INCLUSIVE: bool>(w: &mut [f64], pivot: f64) -> Option<usize> {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::cell::Cell;
-        thread_local! {
-            static SPARE: Cell<Vec<f64>> = const { Cell::new(Vec::new()) };
-        }
-        if avx512::available() {
-            return Some(SPARE.with(|cell| {
-                let mut spare = cell.take();
-                spare.resize(w.len().min(SIMD_BLOCK) + avx512::F64_LANES, 0.0);
-                let left = blockwise(w, SIMD_BLOCK, |block| {
-                    // SAFETY: AVX-512 (F, DQ, BW) and POPCNT are available (checked
-                    // above), and `spare` holds `block.len() + F64_LANES` values.
-                    unsafe { avx512::partition_f64::<INCLUSIVE>(block, &mut spare, pivot) }
-                });
-                cell.set(spare);
-                left
-            }));
-        }
-    }
-    let _ = (w, pivot);
-    None
-}
-
-/// The SIMD partition of `f32` windows (see [`partition_f64`]).
-#[inline]
-pub(crate) fn partition_f32<const INCLUSIVE: bool>(w: &mut [f32], pivot: f32) -> Option<usize> {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::cell::Cell;
-        thread_local! {
-            static SPARE: Cell<Vec<f32>> = const { Cell::new(Vec::new()) };
-        }
-        if avx512::available() {
-            return Some(SPARE.with(|cell| {
-                let mut spare = cell.take();
-                spare.resize(w.len().min(SIMD_BLOCK) + avx512::F32_LANES, 0.0);
-                let left = blockwise(w, SIMD_BLOCK, |block| {
-                    // SAFETY: AVX-512 (F, DQ, BW) and POPCNT are available (checked
-                    // above), and `spare` holds `block.len() + F32_LANES` values.
-                    unsafe { avx512::partition_f32::<INCLUSIVE>(block, &mut spare, pivot) }
-                });
-                cell.set(spare);
-                left
-            }));
-        }
-    }
-    let _ = (w, pivot);
-    None
-}
-
-/// Slack a destination of [`copy_valid_f64`] / [`copy_valid_f32`] needs past
-/// the source's length (the SIMD copy stores whole vectors).
+/// Slack a destination of [`copy_valid`] / [`keep_between`] needs past the
+/// source's length (the SIMD versions store whole vectors).
 pub(crate) const COPY_SLACK: usize = 16;
 
 /// Writes the non-NaN values of `src` to the front of `dst`, in order, by
-/// SIMD where the type and CPU have it (see [`copy_valid_f64`]); returns how
-/// many, or `None` when the caller must copy value by value.
+/// SIMD where the type and CPU have it; returns how many, or `None` when the
+/// caller must copy value by value (no SIMD version, or `dst` shorter than
+/// `src.len() + COPY_SLACK`).
 #[inline]
 pub(crate) fn copy_valid<T: SelectFloat>(src: &[T], dst: &mut [MaybeUninit<T>]) -> Option<usize> {
+    if dst.len() < src.len() + COPY_SLACK {
+        return None;
+    }
     T::copy_valid_simd(src, dst)
-}
-
-/// Writes the non-NaN values of `src` to the front of `dst`, in order, by
-/// AVX-512 compress; returns how many. `None` where it does not apply (no
-/// AVX-512, or `dst` shorter than `src.len() + COPY_SLACK`); the caller
-/// then copies value by value.
-#[inline]
-pub(crate) fn copy_valid_f64(src: &[f64], dst: &mut [MaybeUninit<f64>]) -> Option<usize> {
-    #[cfg(target_arch = "x86_64")]
-    if dst.len() >= src.len() + COPY_SLACK && avx512::available() {
-        // SAFETY: AVX-512 (F, DQ, BW) and POPCNT are available, and `dst` has the
-        // slack the whole-vector stores need.
-        return Some(unsafe { avx512::copy_valid_f64(src, dst) });
-    }
-    let _ = (src, dst);
-    None
-}
-
-/// [`copy_valid_f64`] for `f32`.
-#[inline]
-pub(crate) fn copy_valid_f32(src: &[f32], dst: &mut [MaybeUninit<f32>]) -> Option<usize> {
-    #[cfg(target_arch = "x86_64")]
-    if dst.len() >= src.len() + COPY_SLACK && avx512::available() {
-        // SAFETY: as in `copy_valid_f64`.
-        return Some(unsafe { avx512::copy_valid_f32(src, dst) });
-    }
-    let _ = (src, dst);
-    None
 }
 
 /// One block of the bracketing pass of a long lane's quantiles: adds the
@@ -199,387 +120,307 @@ pub(crate) fn keep_between<T: SelectFloat, const K: usize>(
     T::keep_between_simd(block, lo, hi, below, valid, dst)
 }
 
-/// [`keep_between`] for `f64` (AVX-512).
-#[inline]
-pub(crate) fn keep_between_f64<const K: usize>(
-    block: &[f64],
-    lo: &[f64; K],
-    hi: &[f64; K],
-    below: &mut [usize; K],
-    valid: &mut usize,
-    dst: &mut [MaybeUninit<f64>],
-) -> Option<usize> {
-    #[cfg(target_arch = "x86_64")]
-    if dst.len() >= block.len() + COPY_SLACK && avx512::available() {
-        // SAFETY: AVX-512 is available and `dst` has the slack.
-        return Some(unsafe { avx512::keep_between_f64(block, lo, hi, below, valid, dst) });
-    }
-    let _ = (block, lo, hi, below, valid, dst);
-    None
-}
-
-/// [`keep_between`] for `f32` (AVX-512).
-#[inline]
-pub(crate) fn keep_between_f32<const K: usize>(
-    block: &[f32],
-    lo: &[f32; K],
-    hi: &[f32; K],
-    below: &mut [usize; K],
-    valid: &mut usize,
-    dst: &mut [MaybeUninit<f32>],
-) -> Option<usize> {
-    #[cfg(target_arch = "x86_64")]
-    if dst.len() >= block.len() + COPY_SLACK && avx512::available() {
-        // SAFETY: AVX-512 is available and `dst` has the slack.
-        return Some(unsafe { avx512::keep_between_f32(block, lo, hi, below, valid, dst) });
-    }
-    let _ = (block, lo, hi, below, valid, dst);
-    None
-}
-
-/// The AVX-512 kernels (x86-64 only; callers check [`avx512::available`]).
+/// Whether this CPU has the AVX-512 instructions the kernels use (the
+/// answer is cached by the standard library).
 #[cfg(target_arch = "x86_64")]
-mod avx512 {
-    use core::mem::MaybeUninit;
-    use std::arch::x86_64::*;
+#[inline]
+fn avx512_available() -> bool {
+    is_x86_feature_detected!("avx512f")
+        && is_x86_feature_detected!("avx512dq")
+        && is_x86_feature_detected!("avx512bw")
+        && is_x86_feature_detected!("popcnt")
+}
 
-    /// `f64` values in one 512-bit vector.
-    pub(super) const F64_LANES: usize = 8;
-    /// `f32` values in one 512-bit vector.
-    pub(super) const F32_LANES: usize = 16;
+/// The SIMD kernels of one float type, as a module: safe entry points that
+/// answer `None` where the CPU lacks AVX-512 (the sealed `SelectFloat`
+/// methods call them), over `unsafe` AVX-512 kernels. `f64` and `f32`
+/// differ only in the names of their intrinsics, given here.
+macro_rules! simd_kernels {
+    (
+        $(#[$doc:meta])*
+        $module:ident: $t:ty, $lanes:literal lanes in $vec:ty, mask $mask:ty;
+        float: $load:ident $maskz_load:ident $store:ident $mask_store:ident $set1:ident
+            $compress:ident $cmp:ident $mask_cmp:ident $as_bits:ident;
+        int: $int:ty, $set1_int:ident $cmple_int:ident $mask_add:ident $reduce_add:ident,
+            infinity $inf_bits:literal
+    ) => {
+        $(#[$doc])*
+        pub(crate) mod $module {
+            use core::mem::MaybeUninit;
 
-    /// Whether this CPU has the instructions the partition uses (the
-    /// answer is cached by the standard library).
-    #[inline]
-    pub(super) fn available() -> bool {
-        is_x86_feature_detected!("avx512f")
-            && is_x86_feature_detected!("avx512dq")
-            && is_x86_feature_detected!("avx512bw")
-            && is_x86_feature_detected!("popcnt")
-    }
+            /// Values in one 512-bit vector.
+            #[cfg(target_arch = "x86_64")]
+            const LANES: usize = $lanes;
 
-    /// One pass over `w` (NaN-free): per vector, the lanes that go left
-    /// (`x < pivot`, or `<=` when `INCLUSIVE`) are compressed and stored at
-    /// the left end of `w`, the others at the end of `spare`; then the
-    /// right values are copied behind the left ones. Returns the left count.
-    ///
-    /// The left store of a full vector writes `F64_LANES` slots from
-    /// `left`, and `left ≤ i` (the read position), so it only overwrites
-    /// values already read: the current vector or earlier ones.
-    ///
-    /// # Safety
-    /// The CPU has AVX-512 (F, DQ, BW) and POPCNT; `spare.len() ≥ w.len() + F64_LANES`.
-    #[target_feature(enable = "avx512f,avx512dq,avx512bw,popcnt")]
-    pub(super) unsafe fn partition_f64<const INCLUSIVE: bool>(
-        w: &mut [f64],
-        spare: &mut [f64],
-        pivot: f64,
-    ) -> usize {
-        const L: usize = F64_LANES;
-        let n = w.len();
-        debug_assert!(spare.len() >= n + L);
-        let (wp, sp) = (w.as_mut_ptr(), spare.as_mut_ptr());
-        let p = _mm512_set1_pd(pivot);
-        let goes_left = |valid: __mmask8, v: __m512d| {
-            if INCLUSIVE {
-                _mm512_mask_cmp_pd_mask::<_CMP_LE_OQ>(valid, v, p)
-            } else {
-                _mm512_mask_cmp_pd_mask::<_CMP_LT_OQ>(valid, v, p)
-            }
-        };
-        let (mut left, mut right, mut i) = (0usize, 0usize, 0usize);
-        while i + L <= n {
-            // SAFETY: `i + L ≤ n`; `left ≤ i`, so `left + L ≤ n`; `right ≤ i`,
-            // so `right + L ≤ spare.len()`.
-            unsafe {
-                let v = _mm512_loadu_pd(wp.add(i));
-                let m = goes_left(!0, v);
-                _mm512_storeu_pd(wp.add(left), _mm512_maskz_compress_pd(m, v));
-                _mm512_storeu_pd(sp.add(right), _mm512_maskz_compress_pd(!m, v));
-                let count = m.count_ones() as usize;
-                left += count;
-                right += L - count;
-            }
-            i += L;
-        }
-        let rest = n - i;
-        if rest > 0 {
-            let valid = ((1u32 << rest) - 1) as __mmask8;
-            // SAFETY: the masked load reads slots `i..n`; the masked left
-            // store writes `count ≤ rest` slots from `left ≤ i`, inside
-            // `..n`; the right store stays below `n + L ≤ spare.len()`.
-            unsafe {
-                let v = _mm512_maskz_loadu_pd(valid, wp.add(i));
-                let m = goes_left(valid, v);
-                let count = m.count_ones() as usize;
-                let stored = ((1u32 << count) - 1) as __mmask8;
-                _mm512_mask_storeu_pd(wp.add(left), stored, _mm512_maskz_compress_pd(m, v));
-                _mm512_storeu_pd(sp.add(right), _mm512_maskz_compress_pd(valid & !m, v));
-                left += count;
-                right += rest - count;
-            }
-        }
-        w[left..].copy_from_slice(&spare[..right]);
-        left
-    }
-
-    /// The lanes of `v` that are not NaN: those whose magnitude bits are at
-    /// most infinity's. An integer compare: LLVM fails to compile the float
-    /// self-compare (`x == x`) in an unoptimised crate that imports the
-    /// function by thin LTO (`cargo test --release --doc`).
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512dq,avx512bw,popcnt")]
-    fn is_valid_pd(v: __m512d) -> __mmask8 {
-        let magnitude = _mm512_and_si512(_mm512_castpd_si512(v), _mm512_set1_epi64(i64::MAX));
-        _mm512_cmple_epu64_mask(magnitude, _mm512_set1_epi64(0x7ff0_0000_0000_0000))
-    }
-
-    /// [`is_valid_pd`] for `f32` lanes.
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512dq,avx512bw,popcnt")]
-    fn is_valid_ps(v: __m512) -> __mmask16 {
-        let magnitude = _mm512_and_si512(_mm512_castps_si512(v), _mm512_set1_epi32(i32::MAX));
-        _mm512_cmple_epu32_mask(magnitude, _mm512_set1_epi32(0x7f80_0000))
-    }
-
-    /// The non-NaN values of `src`, in order, to the front of `dst`, by
-    /// whole-vector stores of the compressed valid lanes; returns how many.
-    ///
-    /// # Safety
-    /// The CPU has AVX-512 (F, DQ, BW) and POPCNT; `dst.len() ≥ src.len() + F64_LANES`.
-    #[target_feature(enable = "avx512f,avx512dq,avx512bw,popcnt")]
-    pub(super) unsafe fn copy_valid_f64(src: &[f64], dst: &mut [MaybeUninit<f64>]) -> usize {
-        const L: usize = F64_LANES;
-        debug_assert!(dst.len() >= src.len() + L);
-        let dp = dst.as_mut_ptr().cast::<f64>();
-        let mut end = 0usize;
-        let mut chunks = src.chunks_exact(L);
-        for chunk in &mut chunks {
-            // SAFETY: the load reads the `L` values of `chunk`; `end` is at
-            // most the number of values read before it, so the store ends
-            // below `src.len() + L ≤ dst.len()`.
-            unsafe {
-                let v = _mm512_loadu_pd(chunk.as_ptr());
-                let m = is_valid_pd(v);
-                _mm512_storeu_pd(dp.add(end), _mm512_maskz_compress_pd(m, v));
-                end += m.count_ones() as usize;
-            }
-        }
-        for &x in chunks.remainder() {
-            dst[end].write(x);
-            end += !x.is_nan() as usize;
-        }
-        end
-    }
-
-    /// [`copy_valid_f64`] for `f32`, 16 values per vector.
-    ///
-    /// # Safety
-    /// The CPU has AVX-512 (F, DQ, BW) and POPCNT; `dst.len() ≥ src.len() + F32_LANES`.
-    #[target_feature(enable = "avx512f,avx512dq,avx512bw,popcnt")]
-    pub(super) unsafe fn copy_valid_f32(src: &[f32], dst: &mut [MaybeUninit<f32>]) -> usize {
-        const L: usize = F32_LANES;
-        debug_assert!(dst.len() >= src.len() + L);
-        let dp = dst.as_mut_ptr().cast::<f32>();
-        let mut end = 0usize;
-        let mut chunks = src.chunks_exact(L);
-        for chunk in &mut chunks {
-            // SAFETY: as in `copy_valid_f64`.
-            unsafe {
-                let v = _mm512_loadu_ps(chunk.as_ptr());
-                let m = is_valid_ps(v);
-                _mm512_storeu_ps(dp.add(end), _mm512_maskz_compress_ps(m, v));
-                end += m.count_ones() as usize;
-            }
-        }
-        for &x in chunks.remainder() {
-            dst[end].write(x);
-            end += !x.is_nan() as usize;
-        }
-        end
-    }
-
-    /// [`super::keep_between`] for `f64`: per vector, one compare per
-    /// bracket end, counts kept in vector lanes (a masked add each), and the
-    /// compressed values inside stored as a whole vector.
-    ///
-    /// # Safety
-    /// The CPU has AVX-512 (F, DQ, BW) and POPCNT; `dst.len() ≥ block.len() + F64_LANES`.
-    #[target_feature(enable = "avx512f,avx512dq,avx512bw,popcnt")]
-    pub(super) unsafe fn keep_between_f64<const K: usize>(
-        block: &[f64],
-        lo: &[f64; K],
-        hi: &[f64; K],
-        below: &mut [usize; K],
-        valid: &mut usize,
-        dst: &mut [MaybeUninit<f64>],
-    ) -> usize {
-        const L: usize = F64_LANES;
-        debug_assert!(dst.len() >= block.len() + L);
-        let dp = dst.as_mut_ptr().cast::<f64>();
-        let (mut l, mut h) = ([_mm512_setzero_pd(); K], [_mm512_setzero_pd(); K]);
-        for i in 0..K {
-            (l[i], h[i]) = (_mm512_set1_pd(lo[i]), _mm512_set1_pd(hi[i]));
-        }
-        // counts in vector lanes, added under masks (no popcount per bracket)
-        let one = _mm512_set1_epi64(1);
-        let (mut under_count, mut valid_count) =
-            ([_mm512_setzero_si512(); K], _mm512_setzero_si512());
-        let mut end = 0usize;
-        let mut chunks = block.chunks_exact(L);
-        for chunk in &mut chunks {
-            // SAFETY: the load reads `chunk`; `end` is at most the number of
-            // values read before it, so the store ends below `dst.len()`.
-            unsafe {
-                let v = _mm512_loadu_pd(chunk.as_ptr());
-                let is_valid = is_valid_pd(v);
-                valid_count = _mm512_mask_add_epi64(valid_count, is_valid, valid_count, one);
-                let mut keep: __mmask8 = 0;
-                for i in 0..K {
-                    let under = _mm512_cmp_pd_mask::<_CMP_LT_OQ>(v, l[i]);
-                    under_count[i] =
-                        _mm512_mask_add_epi64(under_count[i], under, under_count[i], one);
-                    // valid and not under: at or above lo[i]
-                    keep |= _mm512_mask_cmp_pd_mask::<_CMP_LE_OQ>(is_valid & !under, v, h[i]);
+            /// [`super::partition`] by AVX-512, block by block
+            /// ([`super::blockwise`]) with a per-thread spare buffer;
+            /// `None` without AVX-512.
+            #[inline]
+            pub(crate) fn partition<const INCLUSIVE: bool>(w: &mut [$t], pivot: $t) -> Option<usize> {
+                #[cfg(target_arch = "x86_64")]
+                {
+                    use std::cell::Cell;
+                    thread_local! {
+                        static SPARE: Cell<Vec<$t>> = const { Cell::new(Vec::new()) };
+                    }
+                    if super::avx512_available() {
+                        return Some(SPARE.with(|cell| {
+                            let mut spare = cell.take();
+                            spare.resize(w.len().min(super::SIMD_BLOCK) + LANES, 0.0);
+                            let left = super::blockwise(w, super::SIMD_BLOCK, |block| {
+                                // SAFETY: AVX-512 (F, DQ, BW) and POPCNT are available
+                                // (checked above); `spare` holds `block.len() + LANES`.
+                                unsafe { avx512::partition::<INCLUSIVE>(block, &mut spare, pivot) }
+                            });
+                            cell.set(spare);
+                            left
+                        }));
+                    }
                 }
-                _mm512_storeu_pd(dp.add(end), _mm512_maskz_compress_pd(keep, v));
-                end += keep.count_ones() as usize;
+                let _ = (w, pivot);
+                None
             }
-        }
-        for i in 0..K {
-            below[i] += _mm512_reduce_add_epi64(under_count[i]) as usize;
-        }
-        *valid += _mm512_reduce_add_epi64(valid_count) as usize;
-        for &x in chunks.remainder() {
-            *valid += !x.is_nan() as usize;
-            let mut keep = false;
-            for i in 0..K {
-                below[i] += (x < lo[i]) as usize;
-                keep |= (x >= lo[i]) & (x <= hi[i]);
-            }
-            dst[end].write(x);
-            end += keep as usize;
-        }
-        end
-    }
 
-    /// [`keep_between_f64`] for `f32`, 16 values per vector (32-bit lane
-    /// counts: blocks of fewer than 2³² values).
-    ///
-    /// # Safety
-    /// The CPU has AVX-512 (F, DQ, BW) and POPCNT; `dst.len() ≥ block.len() + F32_LANES`.
-    #[target_feature(enable = "avx512f,avx512dq,avx512bw,popcnt")]
-    pub(super) unsafe fn keep_between_f32<const K: usize>(
-        block: &[f32],
-        lo: &[f32; K],
-        hi: &[f32; K],
-        below: &mut [usize; K],
-        valid: &mut usize,
-        dst: &mut [MaybeUninit<f32>],
-    ) -> usize {
-        const L: usize = F32_LANES;
-        debug_assert!(dst.len() >= block.len() + L && block.len() < 1 << 32);
-        let dp = dst.as_mut_ptr().cast::<f32>();
-        let (mut l, mut h) = ([_mm512_setzero_ps(); K], [_mm512_setzero_ps(); K]);
-        for i in 0..K {
-            (l[i], h[i]) = (_mm512_set1_ps(lo[i]), _mm512_set1_ps(hi[i]));
-        }
-        // counts in vector lanes, added under masks (no popcount per bracket)
-        let one = _mm512_set1_epi32(1);
-        let (mut under_count, mut valid_count) =
-            ([_mm512_setzero_si512(); K], _mm512_setzero_si512());
-        let mut end = 0usize;
-        let mut chunks = block.chunks_exact(L);
-        for chunk in &mut chunks {
-            // SAFETY: the load reads `chunk`; `end` is at most the number of
-            // values read before it, so the store ends below `dst.len()`.
-            unsafe {
-                let v = _mm512_loadu_ps(chunk.as_ptr());
-                let is_valid = is_valid_ps(v);
-                valid_count = _mm512_mask_add_epi32(valid_count, is_valid, valid_count, one);
-                let mut keep: __mmask16 = 0;
-                for i in 0..K {
-                    let under = _mm512_cmp_ps_mask::<_CMP_LT_OQ>(v, l[i]);
-                    under_count[i] =
-                        _mm512_mask_add_epi32(under_count[i], under, under_count[i], one);
-                    // valid and not under: at or above lo[i]
-                    keep |= _mm512_mask_cmp_ps_mask::<_CMP_LE_OQ>(is_valid & !under, v, h[i]);
+            /// [`super::copy_valid`] by AVX-512 (`dst` has the slack);
+            /// `None` without AVX-512.
+            #[inline]
+            pub(crate) fn copy_valid(src: &[$t], dst: &mut [MaybeUninit<$t>]) -> Option<usize> {
+                debug_assert!(dst.len() >= src.len() + super::COPY_SLACK);
+                #[cfg(target_arch = "x86_64")]
+                if super::avx512_available() {
+                    // SAFETY: AVX-512 is available; the caller gave the slack.
+                    return Some(unsafe { avx512::copy_valid(src, dst) });
                 }
-                _mm512_storeu_ps(dp.add(end), _mm512_maskz_compress_ps(keep, v));
-                end += keep.count_ones() as usize;
+                let _ = (src, dst);
+                None
             }
-        }
-        for i in 0..K {
-            below[i] += _mm512_reduce_add_epi32(under_count[i]) as usize;
-        }
-        *valid += _mm512_reduce_add_epi32(valid_count) as usize;
-        for &x in chunks.remainder() {
-            *valid += !x.is_nan() as usize;
-            let mut keep = false;
-            for i in 0..K {
-                below[i] += (x < lo[i]) as usize;
-                keep |= (x >= lo[i]) & (x <= hi[i]);
-            }
-            dst[end].write(x);
-            end += keep as usize;
-        }
-        end
-    }
 
-    /// [`partition_f64`] for `f32`, 16 values per vector.
-    ///
-    /// # Safety
-    /// The CPU has AVX-512 (F, DQ, BW) and POPCNT; `spare.len() ≥ w.len() + F32_LANES`.
-    #[target_feature(enable = "avx512f,avx512dq,avx512bw,popcnt")]
-    pub(super) unsafe fn partition_f32<const INCLUSIVE: bool>(
-        w: &mut [f32],
-        spare: &mut [f32],
-        pivot: f32,
-    ) -> usize {
-        const L: usize = F32_LANES;
-        let n = w.len();
-        debug_assert!(spare.len() >= n + L);
-        let (wp, sp) = (w.as_mut_ptr(), spare.as_mut_ptr());
-        let p = _mm512_set1_ps(pivot);
-        let goes_left = |valid: __mmask16, v: __m512| {
-            if INCLUSIVE {
-                _mm512_mask_cmp_ps_mask::<_CMP_LE_OQ>(valid, v, p)
-            } else {
-                _mm512_mask_cmp_ps_mask::<_CMP_LT_OQ>(valid, v, p)
+            /// [`super::keep_between`] by AVX-512 (`dst` has the slack);
+            /// `None` without AVX-512.
+            #[inline]
+            pub(crate) fn keep_between<const K: usize>(
+                block: &[$t],
+                lo: &[$t; K],
+                hi: &[$t; K],
+                below: &mut [usize; K],
+                valid: &mut usize,
+                dst: &mut [MaybeUninit<$t>],
+            ) -> Option<usize> {
+                debug_assert!(dst.len() >= block.len() + super::COPY_SLACK);
+                #[cfg(target_arch = "x86_64")]
+                if super::avx512_available() {
+                    // SAFETY: AVX-512 is available; the caller gave the slack.
+                    return Some(unsafe { avx512::keep_between(block, lo, hi, below, valid, dst) });
+                }
+                let _ = (block, lo, hi, below, valid, dst);
+                None
             }
-        };
-        let (mut left, mut right, mut i) = (0usize, 0usize, 0usize);
-        while i + L <= n {
-            // SAFETY: as in `partition_f64`.
-            unsafe {
-                let v = _mm512_loadu_ps(wp.add(i));
-                let m = goes_left(!0, v);
-                _mm512_storeu_ps(wp.add(left), _mm512_maskz_compress_ps(m, v));
-                _mm512_storeu_ps(sp.add(right), _mm512_maskz_compress_ps(!m, v));
-                let count = m.count_ones() as usize;
-                left += count;
-                right += L - count;
+
+            /// The AVX-512 kernels (callers check `avx512_available`).
+            #[cfg(target_arch = "x86_64")]
+            mod avx512 {
+                use super::LANES;
+                use core::mem::MaybeUninit;
+                use std::arch::x86_64::*;
+
+                /// The lanes of `v` that are not NaN: those whose magnitude
+                /// bits are at most infinity's. An integer compare: LLVM
+                /// fails to compile the float self-compare (`x == x`) in an
+                /// unoptimised crate that imports the function by thin LTO
+                /// (`cargo test --release --doc`).
+                #[inline]
+                #[target_feature(enable = "avx512f,avx512dq,avx512bw,popcnt")]
+                fn is_valid(v: $vec) -> $mask {
+                    let magnitude = _mm512_and_si512($as_bits(v), $set1_int(<$int>::MAX));
+                    $cmple_int(magnitude, $set1_int($inf_bits))
+                }
+
+                /// One pass over `w` (NaN-free): per vector, the lanes that go
+                /// left (`x < pivot`, or `<=` when `INCLUSIVE`) are compressed
+                /// and stored at the left end of `w`, the others at the end of
+                /// `spare`; then the right values are copied behind the left
+                /// ones. Returns the left count.
+                ///
+                /// The left store of a full vector writes `LANES` slots from
+                /// `left`, and `left ≤ i` (the read position), so it only
+                /// overwrites values already read: the current vector or
+                /// earlier ones.
+                ///
+                /// # Safety
+                /// The CPU has AVX-512 (F, DQ, BW) and POPCNT;
+                /// `spare.len() ≥ w.len() + LANES`.
+                #[target_feature(enable = "avx512f,avx512dq,avx512bw,popcnt")]
+                pub(super) unsafe fn partition<const INCLUSIVE: bool>(
+                    w: &mut [$t],
+                    spare: &mut [$t],
+                    pivot: $t,
+                ) -> usize {
+                    let n = w.len();
+                    debug_assert!(spare.len() >= n + LANES);
+                    let (wp, sp) = (w.as_mut_ptr(), spare.as_mut_ptr());
+                    let p = $set1(pivot);
+                    let goes_left = |valid: $mask, v: $vec| {
+                        if INCLUSIVE {
+                            $mask_cmp::<_CMP_LE_OQ>(valid, v, p)
+                        } else {
+                            $mask_cmp::<_CMP_LT_OQ>(valid, v, p)
+                        }
+                    };
+                    let (mut left, mut right, mut i) = (0usize, 0usize, 0usize);
+                    while i + LANES <= n {
+                        // SAFETY: `i + LANES ≤ n`; `left ≤ i`, so `left + LANES ≤ n`;
+                        // `right ≤ i`, so `right + LANES ≤ spare.len()`.
+                        unsafe {
+                            let v = $load(wp.add(i));
+                            let m = goes_left(!0, v);
+                            $store(wp.add(left), $compress(m, v));
+                            $store(sp.add(right), $compress(!m, v));
+                            let count = m.count_ones() as usize;
+                            left += count;
+                            right += LANES - count;
+                        }
+                        i += LANES;
+                    }
+                    let rest = n - i;
+                    if rest > 0 {
+                        let valid = ((1u32 << rest) - 1) as $mask;
+                        // SAFETY: the masked load reads slots `i..n`; the masked
+                        // left store writes `count ≤ rest` slots from `left ≤ i`,
+                        // inside `..n`; the right store stays below
+                        // `n + LANES ≤ spare.len()`.
+                        unsafe {
+                            let v = $maskz_load(valid, wp.add(i));
+                            let m = goes_left(valid, v);
+                            let count = m.count_ones() as usize;
+                            let stored = ((1u32 << count) - 1) as $mask;
+                            $mask_store(wp.add(left), stored, $compress(m, v));
+                            $store(sp.add(right), $compress(valid & !m, v));
+                            left += count;
+                            right += rest - count;
+                        }
+                    }
+                    w[left..].copy_from_slice(&spare[..right]);
+                    left
+                }
+
+                /// The non-NaN values of `src`, in order, to the front of
+                /// `dst`, by whole-vector stores of the compressed valid
+                /// lanes; returns how many.
+                ///
+                /// # Safety
+                /// The CPU has AVX-512 (F, DQ, BW) and POPCNT;
+                /// `dst.len() ≥ src.len() + LANES`.
+                #[target_feature(enable = "avx512f,avx512dq,avx512bw,popcnt")]
+                pub(super) unsafe fn copy_valid(src: &[$t], dst: &mut [MaybeUninit<$t>]) -> usize {
+                    debug_assert!(dst.len() >= src.len() + LANES);
+                    let dp = dst.as_mut_ptr().cast::<$t>();
+                    let mut end = 0usize;
+                    let mut chunks = src.chunks_exact(LANES);
+                    for chunk in &mut chunks {
+                        // SAFETY: the load reads the values of `chunk`; `end` is
+                        // at most the number of values read before it, so the
+                        // store ends below `src.len() + LANES ≤ dst.len()`.
+                        unsafe {
+                            let v = $load(chunk.as_ptr());
+                            let m = is_valid(v);
+                            $store(dp.add(end), $compress(m, v));
+                            end += m.count_ones() as usize;
+                        }
+                    }
+                    for &x in chunks.remainder() {
+                        dst[end].write(x);
+                        end += !x.is_nan() as usize;
+                    }
+                    end
+                }
+
+                /// [`super::keep_between`]: per vector, one compare per bracket
+                /// end, counts kept in vector lanes (a masked add each, so no
+                /// popcount per bracket; lane counts of `$int`), and the
+                /// compressed values inside stored as a whole vector.
+                ///
+                /// # Safety
+                /// The CPU has AVX-512 (F, DQ, BW) and POPCNT;
+                /// `dst.len() ≥ block.len() + LANES`.
+                #[target_feature(enable = "avx512f,avx512dq,avx512bw,popcnt")]
+                pub(super) unsafe fn keep_between<const K: usize>(
+                    block: &[$t],
+                    lo: &[$t; K],
+                    hi: &[$t; K],
+                    below: &mut [usize; K],
+                    valid: &mut usize,
+                    dst: &mut [MaybeUninit<$t>],
+                ) -> usize {
+                    debug_assert!(dst.len() >= block.len() + LANES);
+                    debug_assert!((block.len() / LANES) < <$int>::MAX as usize);
+                    let dp = dst.as_mut_ptr().cast::<$t>();
+                    let (mut l, mut h) = ([$set1(0.0); K], [$set1(0.0); K]);
+                    for i in 0..K {
+                        (l[i], h[i]) = ($set1(lo[i]), $set1(hi[i]));
+                    }
+                    let one = $set1_int(1);
+                    let zero = _mm512_setzero_si512();
+                    let (mut under_count, mut valid_count) = ([zero; K], zero);
+                    let mut end = 0usize;
+                    let mut chunks = block.chunks_exact(LANES);
+                    for chunk in &mut chunks {
+                        // SAFETY: the load reads `chunk`; `end` is at most the
+                        // number of values read before it, so the store ends
+                        // below `dst.len()`.
+                        unsafe {
+                            let v = $load(chunk.as_ptr());
+                            let is_valid = is_valid(v);
+                            valid_count = $mask_add(valid_count, is_valid, valid_count, one);
+                            let mut keep: $mask = 0;
+                            for i in 0..K {
+                                let under = $cmp::<_CMP_LT_OQ>(v, l[i]);
+                                under_count[i] = $mask_add(under_count[i], under, under_count[i], one);
+                                // valid and not under: at or above lo[i]
+                                keep |= $mask_cmp::<_CMP_LE_OQ>(is_valid & !under, v, h[i]);
+                            }
+                            $store(dp.add(end), $compress(keep, v));
+                            end += keep.count_ones() as usize;
+                        }
+                    }
+                    for i in 0..K {
+                        below[i] += $reduce_add(under_count[i]) as usize;
+                    }
+                    *valid += $reduce_add(valid_count) as usize;
+                    for &x in chunks.remainder() {
+                        *valid += !x.is_nan() as usize;
+                        let mut keep = false;
+                        for i in 0..K {
+                            below[i] += (x < lo[i]) as usize;
+                            keep |= (x >= lo[i]) & (x <= hi[i]);
+                        }
+                        dst[end].write(x);
+                        end += keep as usize;
+                    }
+                    end
+                }
             }
-            i += L;
         }
-        let rest = n - i;
-        if rest > 0 {
-            let valid = ((1u32 << rest) - 1) as __mmask16;
-            // SAFETY: as in `partition_f64`.
-            unsafe {
-                let v = _mm512_maskz_loadu_ps(valid, wp.add(i));
-                let m = goes_left(valid, v);
-                let count = m.count_ones() as usize;
-                let stored = ((1u32 << count) - 1) as __mmask16;
-                _mm512_mask_storeu_ps(wp.add(left), stored, _mm512_maskz_compress_ps(m, v));
-                _mm512_storeu_ps(sp.add(right), _mm512_maskz_compress_ps(valid & !m, v));
-                left += count;
-                right += rest - count;
-            }
-        }
-        w[left..].copy_from_slice(&spare[..right]);
-        left
-    }
+    };
+}
+
+simd_kernels! {
+    /// The SIMD kernels of `f64` (8 lanes).
+    f64s: f64, 8 lanes in __m512d, mask __mmask8;
+    float: _mm512_loadu_pd _mm512_maskz_loadu_pd _mm512_storeu_pd _mm512_mask_storeu_pd
+        _mm512_set1_pd _mm512_maskz_compress_pd _mm512_cmp_pd_mask _mm512_mask_cmp_pd_mask
+        _mm512_castpd_si512;
+    int: i64, _mm512_set1_epi64 _mm512_cmple_epu64_mask _mm512_mask_add_epi64
+        _mm512_reduce_add_epi64, infinity 0x7ff0_0000_0000_0000
+}
+
+simd_kernels! {
+    /// The SIMD kernels of `f32` (16 lanes).
+    f32s: f32, 16 lanes in __m512, mask __mmask16;
+    float: _mm512_loadu_ps _mm512_maskz_loadu_ps _mm512_storeu_ps _mm512_mask_storeu_ps
+        _mm512_set1_ps _mm512_maskz_compress_ps _mm512_cmp_ps_mask _mm512_mask_cmp_ps_mask
+        _mm512_castps_si512;
+    int: i32, _mm512_set1_epi32 _mm512_cmple_epu32_mask _mm512_mask_add_epi32
+        _mm512_reduce_add_epi32, infinity 0x7f80_0000
 }
 
 #[cfg(test)]

@@ -11,10 +11,7 @@ use half::{bf16, f16};
 pub(crate) mod sealed {
     use core::mem::MaybeUninit;
 
-    use crate::select::compress::{
-        copy_valid_f32, copy_valid_f64, keep_between_f32, keep_between_f64, partition_f32,
-        partition_f64,
-    };
+    use crate::select::compress::{f32s, f64s};
 
     pub trait Sealed: Sized {
         /// [`crate::select::compress::partition`] by SIMD: `None` where
@@ -24,16 +21,16 @@ pub(crate) mod sealed {
             None
         }
 
-        /// The non-NaN values of `src` to the front of `dst` by SIMD
-        /// (`dst` needs [`crate::select::compress::COPY_SLACK`] slots
-        /// more than `src`); `None` where this type or CPU has no such copy.
+        /// [`crate::select::compress::copy_valid`] by SIMD (`dst` has
+        /// [`crate::select::compress::COPY_SLACK`] slots more than `src`);
+        /// `None` where this type or CPU has none.
         #[inline]
         fn copy_valid_simd(_src: &[Self], _dst: &mut [MaybeUninit<Self>]) -> Option<usize> {
             None
         }
 
-        /// [`crate::select::compress::keep_between`] by SIMD; `None` where
-        /// this type or CPU has none.
+        /// [`crate::select::compress::keep_between`] by SIMD (`dst` has the
+        /// slack); `None` where this type or CPU has none.
         #[inline]
         fn keep_between_simd<const K: usize>(
             _block: &[Self],
@@ -46,52 +43,36 @@ pub(crate) mod sealed {
             None
         }
     }
-    impl Sealed for f64 {
-        #[inline]
-        fn partition_simd<const INCLUSIVE: bool>(w: &mut [f64], pivot: f64) -> Option<usize> {
-            partition_f64::<INCLUSIVE>(w, pivot)
-        }
+    /// The SIMD entry points of a type with kernels in `compress::$kernels`.
+    macro_rules! sealed_with_simd {
+        ($t:ty, $kernels:ident) => {
+            impl Sealed for $t {
+                #[inline]
+                fn partition_simd<const INCLUSIVE: bool>(w: &mut [$t], pivot: $t) -> Option<usize> {
+                    $kernels::partition::<INCLUSIVE>(w, pivot)
+                }
 
-        #[inline]
-        fn copy_valid_simd(src: &[f64], dst: &mut [MaybeUninit<f64>]) -> Option<usize> {
-            copy_valid_f64(src, dst)
-        }
+                #[inline]
+                fn copy_valid_simd(src: &[$t], dst: &mut [MaybeUninit<$t>]) -> Option<usize> {
+                    $kernels::copy_valid(src, dst)
+                }
 
-        #[inline]
-        fn keep_between_simd<const K: usize>(
-            block: &[f64],
-            lo: &[f64; K],
-            hi: &[f64; K],
-            below: &mut [usize; K],
-            valid: &mut usize,
-            dst: &mut [MaybeUninit<f64>],
-        ) -> Option<usize> {
-            keep_between_f64(block, lo, hi, below, valid, dst)
-        }
+                #[inline]
+                fn keep_between_simd<const K: usize>(
+                    block: &[$t],
+                    lo: &[$t; K],
+                    hi: &[$t; K],
+                    below: &mut [usize; K],
+                    valid: &mut usize,
+                    dst: &mut [MaybeUninit<$t>],
+                ) -> Option<usize> {
+                    $kernels::keep_between(block, lo, hi, below, valid, dst)
+                }
+            }
+        };
     }
-    impl Sealed for f32 {
-        #[inline]
-        fn partition_simd<const INCLUSIVE: bool>(w: &mut [f32], pivot: f32) -> Option<usize> {
-            partition_f32::<INCLUSIVE>(w, pivot)
-        }
-
-        #[inline]
-        fn copy_valid_simd(src: &[f32], dst: &mut [MaybeUninit<f32>]) -> Option<usize> {
-            copy_valid_f32(src, dst)
-        }
-
-        #[inline]
-        fn keep_between_simd<const K: usize>(
-            block: &[f32],
-            lo: &[f32; K],
-            hi: &[f32; K],
-            below: &mut [usize; K],
-            valid: &mut usize,
-            dst: &mut [MaybeUninit<f32>],
-        ) -> Option<usize> {
-            keep_between_f32(block, lo, hi, below, valid, dst)
-        }
-    }
+    sealed_with_simd!(f64, f64s);
+    sealed_with_simd!(f32, f32s);
     impl Sealed for half::f16 {}
     impl Sealed for half::bf16 {}
 }
