@@ -5,12 +5,12 @@
 //!
 //! - [`partition_scalar`]: Lomuto's scheme with an unconditional swap, one
 //!   value per step, no data-dependent branch (every type, every CPU);
-//! - on x86-64 with AVX-512, `f64` and `f32` windows go through
-//!   [`avx512`]: 8 (or 16) values per step are compared with the pivot and
-//!   *compressed* into the left values (stored back in place, behind the
-//!   read position) and the right values (stored in a per-thread spare
-//!   buffer, then copied behind the left ones). 1,000 random `f64`: 0.7 µs
-//!   per selection instead of 3.4 µs.
+//! - on x86-64 with AVX-512, `f64` and `f32` windows go through their
+//!   kernels ([`f64s`], [`f32s`], one macro): 8 (or 16) values per step are
+//!   compared with the pivot and *compressed* into the left values (stored
+//!   back in place, behind the read position) and the right values (stored
+//!   in a per-thread spare buffer, then copied behind the left ones). 1,000
+//!   random `f64`: 0.7 µs per selection instead of 3.4 µs.
 //!
 //! The spare buffer stays allocated with its thread, so it is capped at
 //! [`SIMD_BLOCK`] values: a longer window is partitioned block by block,

@@ -296,7 +296,7 @@ fn extreme<T: SelectFloat>(values: &[T], beats: impl Fn(T, T) -> bool) -> Option
 /// Rearranges `values` so that for every rank `r` in `ranks` (sorted, distinct, relative to
 /// `offset`, i.e. `values` holds global positions `offset..offset + values.len()`),
 /// `values[r - offset]` is the `r`-th smallest value and everything left of it is `<=` and
-/// right of it `>=`. `values` must be NaN-free (see [`ascending`]).
+/// right of it `>=`. `values` must be NaN-free (see [`super::float::ascending`]).
 ///
 /// Divide and conquer over the ranks: select the middle wanted rank, then recurse into the
 /// two sides with the ranks that fall there, so every level of the recursion partitions

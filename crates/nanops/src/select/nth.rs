@@ -1,6 +1,6 @@
 //! Selection of the `k`-th smallest value of a NaN-free float slice.
 //!
-//! Quickselect with a branch-free partition ([`super::partition`]: AVX-512
+//! Quickselect with a branch-free partition ([`super::compress::partition`]: AVX-512
 //! compress where the CPU has it, else a swap per value where only the
 //! boundary advances by the comparison's result), so random data costs no
 //! mispredicted branches (a Hoare partition with `<` scans mispredicts
