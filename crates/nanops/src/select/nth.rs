@@ -1,15 +1,16 @@
 //! Selection of the `k`-th smallest value of a NaN-free float slice.
 //!
-//! Quickselect with a branch-free partition ([`super::compress::partition`]: AVX-512
-//! compress where the CPU has it, else a swap per value where only the
-//! boundary advances by the comparison's result), so random data costs no
-//! mispredicted branches (a Hoare partition with `<` scans mispredicts
-//! about every other comparison, and the standard library's
-//! `select_nth_unstable_by` adds comparator and pivot machinery on top). The pivot is a median of three, or of three medians of three on
-//! long windows; windows of at most [`SMALL`] values are sorted by a
-//! sorting network ([`small_sort`]). Ties cannot stall it: when the pivot is the window's least
-//! value, a second pass moves every copy of it to the front, and they are
-//! done. An adversarial input that keeps the window from shrinking runs out
+//! Quickselect with a branch-free partition
+//! ([`super::compress::partition`]: AVX-512 compress where the CPU has it,
+//! else a swap per value where only the boundary advances by the
+//! comparison's result), so random data costs no mispredicted branches (a
+//! Hoare partition with `<` scans mispredicts about every other comparison,
+//! and the standard library's `select_nth_unstable_by` adds comparator and
+//! pivot machinery on top). The pivot is a median of three, or of three
+//! medians of three on long windows; windows of at most [`SMALL`] values are
+//! sorted by a sorting network ([`small_sort`]). Ties cannot stall it: when
+//! the pivot is the window's least value, a second pass moves every copy of
+//! it to the front, and they are done. An adversarial input that keeps the window from shrinking runs out
 //! of a `4·log2(n)` round budget and the rest goes to the standard library's
 //! introselect, so the worst case stays `O(n log n)`.
 
