@@ -292,7 +292,9 @@ def arg_mismatch(name: str, values: np.ndarray, kwargs: dict[str, Any], got: Any
                  want: Any) -> str | None:
     """nanargmin/nanargmax: NumPy's index, or - where NumPy points at a NaN
     because the extreme is +inf (argmin) / -inf (argmax) and a NaN comes
-    first (NumPy replaces NaN by that infinity) - the index of that infinity."""
+    first (NumPy replaces NaN by that infinity) - the index of that infinity.
+    For complex input the replacement is that infinity + 0j, which ties with
+    or beats any value whose real part is that infinity."""
     g, w = np.asarray(got), np.asarray(want)
     if g.shape != w.shape or not np.issubdtype(g.dtype, np.integer):
         return f"got {g!r}, expected {w!r}"
@@ -306,10 +308,11 @@ def arg_mismatch(name: str, values: np.ndarray, kwargs: dict[str, Any], got: Any
         return np.take_along_axis(lanes, index.reshape(index.shape[-lanes.ndim:]), ax)
 
     fill = np.inf if name == "nanargmin" else -np.inf
-    if values.dtype.kind not in "f" or np.array_equal(g, w):
+    if values.dtype.kind not in "fc" or np.array_equal(g, w):
         return None if np.array_equal(g, w) else f"got {g}, expected {w}"
     vg, vw = at(g), at(w)
-    ok = (g.reshape(vg.shape) == w.reshape(vw.shape)) | (np.isnan(vw) & (vg == fill))
+    nan_for_inf = np.isnan(vw) & ~np.isnan(vg) & (np.real(vg) == fill)
+    ok = (g.reshape(vg.shape) == w.reshape(vw.shape)) | nan_for_inf
     return None if ok.all() else f"got {g}, expected {w}"
 
 
