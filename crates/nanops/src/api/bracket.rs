@@ -76,14 +76,6 @@ pub(crate) fn sample_lane<E: QuantileElement>(
     Scan::Sampled { read, sample }
 }
 
-/// One bracket: the values in `lo..=hi`.
-struct Bracket<V> {
-    lo: V,
-    hi: V,
-    /// Number of valid values below `lo` (second pass).
-    below: usize,
-}
-
 /// What [`select_bracketed`] found.
 pub(crate) struct Bracketed<V> {
     /// The lane's number of valid values.
@@ -133,25 +125,29 @@ pub(crate) fn select_bracketed<E: QuantileElement>(
     }
     // The brackets' values; brackets whose values meet (ties in the sample)
     // merge too, so that every value lies in at most one.
-    let mut brackets: Vec<Bracket<E::Value>> = Vec::with_capacity(bounds.len());
+    // Bracket `i` holds the values in `lo[i]..=hi[i]`.
+    let (mut lo, mut hi): (Vec<E::Value>, Vec<E::Value>) = (Vec::new(), Vec::new());
     for &(a, b) in &bounds {
-        let lo = if a == 0 {
+        let from = if a == 0 {
             E::Value::from_f64_nearest(f64::NEG_INFINITY)
         } else {
             sample[a]
         };
-        let hi = if b >= s {
+        let to = if b >= s {
             E::Value::from_f64_nearest(f64::INFINITY)
         } else {
             sample[b]
         };
-        match brackets.last_mut() {
-            Some(last) if lo <= last.hi => {
-                if hi > last.hi {
-                    last.hi = hi;
+        match hi.last_mut() {
+            Some(last) if from <= *last => {
+                if to > *last {
+                    *last = to;
                 }
             }
-            _ => brackets.push(Bracket { lo, hi, below: 0 }),
+            _ => {
+                lo.push(from);
+                hi.push(to);
+            }
         }
     }
     // The pass: per L1-sized block, the valid values and those below each
@@ -163,9 +159,8 @@ pub(crate) fn select_bracketed<E: QuantileElement>(
         return None; // a quarter of the lane or more: copying it is as cheap
     }
     let budget = n_guess * span / s * 2 + 1024;
-    let lo: Vec<E::Value> = brackets.iter().map(|br| br.lo).collect();
-    let hi: Vec<E::Value> = brackets.iter().map(|br| br.hi).collect();
-    let (mut below, mut n) = (vec![0usize; brackets.len()], 0usize);
+    // the valid values below each bracket, and all of them
+    let (mut below, mut n) = (vec![0usize; lo.len()], 0usize);
     let mut inside: Vec<E::Value> = Vec::new();
     let mut overflow = false;
     walker.for_each_run(j, 1, |_, xs| {
@@ -174,7 +169,7 @@ pub(crate) fn select_bracketed<E: QuantileElement>(
                 return;
             }
             let counts = (&mut below[..], &mut n);
-            match brackets.len() {
+            match lo.len() {
                 1 => scan_block::<E, 1>(block, &lo, &hi, counts, &mut inside),
                 2 => scan_block::<E, 2>(block, &lo, &hi, counts, &mut inside),
                 3 => scan_block::<E, 3>(block, &lo, &hi, counts, &mut inside),
@@ -187,29 +182,24 @@ pub(crate) fn select_bracketed<E: QuantileElement>(
     if overflow {
         return None;
     }
-    for (br, count) in brackets.iter_mut().zip(below) {
-        br.below = count;
-    }
     // Values of earlier brackets come first in the sorted `inside`: a rank's
     // position there is its rank among the values of its bracket, plus the
     // sizes of the brackets below.
     let mut before = 0;
-    let mut first_pos = Vec::with_capacity(brackets.len());
-    for br in &brackets {
-        let size = inside
-            .iter()
-            .filter(|&&v| (v >= br.lo) & (v <= br.hi))
-            .count();
+    let mut first_pos = Vec::with_capacity(lo.len());
+    for (&l, &h) in lo.iter().zip(&hi) {
+        let size = inside.iter().filter(|&&v| (v >= l) & (v <= h)).count();
         first_pos.push((before, size));
         before += size;
     }
     let ranks = ranks_of(n);
     let mut positions = Vec::with_capacity(ranks.len());
     for &r in &ranks {
-        let in_bracket =
-            |(br, (_, size)): &(&Bracket<_>, &(usize, usize))| r >= br.below && r < br.below + size;
-        let (br, &(start, _)) = brackets.iter().zip(&first_pos).find(in_bracket)?;
-        positions.push(start + r - br.below);
+        let (&under, &(start, _)) = below
+            .iter()
+            .zip(&first_pos)
+            .find(|&(&under, &(_, size))| r >= under && r < under + size)?;
+        positions.push(start + r - under);
     }
     select_ranks(&mut inside, 0, &positions);
     let values = positions.iter().map(|&p| inside[p]).collect();
@@ -217,8 +207,9 @@ pub(crate) fn select_bracketed<E: QuantileElement>(
 }
 
 /// One block of the pass: adds the valid values of `block` to `valid` and
-/// to `below[i]` those under bracket `i` (`lo[i]..=hi[i]`; at most `K` brackets, missing ones
-/// are empty) and appends those inside a bracket to `inside`.
+/// to `below[i]` those under bracket `i` (`lo[i]..=hi[i]`; at most `K`
+/// brackets, missing ones are empty) and appends those inside a bracket to
+/// `inside`.
 ///
 /// By SIMD where the type and CPU have it ([`keep_between`]); otherwise
 /// vectorisable counts, then a branch-free copy (every value is written,
