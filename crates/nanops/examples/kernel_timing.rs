@@ -102,11 +102,12 @@ fn main() {
     let only = std::env::args().nth(2).unwrap_or_default();
     let v = data(10_000_000);
     let v32: Vec<f32> = v.iter().map(|&x| x as f32).collect();
-    let shapes: [(&[usize], Axes); 5] = [
+    let shapes: [(&[usize], Axes); 6] = [
         (&[10_000_000], Axes::All),
         (&[1000, 10_000], Axes::One(1)),
         (&[10_000, 1000], Axes::One(0)),
         (&[100_000, 10], Axes::One(1)),
+        (&[100, 200, 300], Axes::Many(vec![0, 2])),
         (&[1000], Axes::All),
     ];
     for (shape, axes) in shapes {

@@ -380,16 +380,22 @@ fn float64_variance_along_axis_0_with_drift_is_within_an_ulp() {
             a[[i, j]] = 1e8 * (j % 3) as f64 + k as f64 * 2f64.powi(-20);
         }
     }
-    // Measured: 6.8e-16 at worst (three ulps), as before the kernel centered
+    // Measured: 6.8e-16 at worst (three ulps), as before the kernels centered
     // blocks on running means; NumPy's `nanvar` is off by 6e-13 on data
-    // built this way (its mean rounds at the offset).
-    for ddof in [0, 1] {
-        let got = nanops::nanvar(&a, 0, ddof as f64).unwrap();
+    // built this way (its mean rounds at the offset). The transposed copy
+    // takes the contiguous-lane kernel over the same columns.
+    let transposed = a.t().as_standard_layout().to_owned();
+    for (ddof, along_lanes) in [(0, false), (1, false), (0, true), (1, true)] {
+        let got = if along_lanes {
+            nanops::nanvar(&transposed, 1, ddof as f64).unwrap()
+        } else {
+            nanops::nanvar(&a, 0, ddof as f64).unwrap()
+        };
         for j in 0..cols {
             let want = exact_var_rounded(&ks[j], ddof);
             assert!(
                 rel(got[[j]], want) <= 1.2e-15,
-                "col {j} ddof {ddof}: {:e} vs exact {want:e} (rel {:e})",
+                "col {j} ddof {ddof} lanes {along_lanes}: {:e} vs exact {want:e} (rel {:e})",
                 got[[j]],
                 rel(got[[j]], want)
             );

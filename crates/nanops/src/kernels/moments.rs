@@ -9,7 +9,7 @@
 //! six digits of the variance).
 
 use super::sum::{block_sum, column_sums, short_sum};
-use super::{fold_tree, Reducer, BLOCK, LANES, ROW_BLOCK};
+use super::{fold_tree, prefetch_ahead, Reducer, BLOCK, LANES, ROW_BLOCK};
 use crate::element::{Accumulator, Element, FloatAcc};
 use crate::states::Moments;
 use num_traits::{Float, Zero};
@@ -71,6 +71,33 @@ fn lane_sum<E: Element, T: Accumulator>(
         s = T::add(s, f(x, center));
     }
     s
+}
+
+/// `Σ (x − center)` over the non-NaN values of `xs` and their count, the
+/// sum in [`LANES`] lanes added in lane order (as [`lane_sum`]); the first
+/// read of a block, so it asks for memory ahead.
+#[inline(always)]
+fn counted_deviation_sum<E: Element>(xs: &[E], center: E::Float) -> (E::Float, u64) {
+    let mut chunks = xs.chunks_exact(LANES);
+    let mut acc = [<E::Float as Accumulator>::zero(); LANES];
+    let mut valid = [0u64; LANES];
+    for c in &mut chunks {
+        prefetch_ahead(c.as_ptr());
+        for i in 0..LANES {
+            acc[i] = acc[i] + deviation(c[i], center);
+            valid[i] += !c[i].is_nan_value() as u64;
+        }
+    }
+    let (mut s, mut n) = (acc[0], valid[0]);
+    for i in 1..LANES {
+        s = s + acc[i];
+        n += valid[i];
+    }
+    for &x in chunks.remainder() {
+        s = s + deviation(x, center);
+        n += !x.is_nan_value() as u64;
+    }
+    (s, n)
 }
 
 /// `|x − center|²`; zero for NaN.
@@ -244,9 +271,19 @@ impl<E: Element> Reducer<E> for VarReducer {
         Moments::default()
     }
     #[inline(always)]
+    /// Block by block; a block is centered on the state's mean once the
+    /// state holds half a block (one pass fewer: see [`tile_moments`] for
+    /// why the rounding stays that of a two-pass sum).
     fn push_slice(&self, st: &mut Self::State, xs: &[E]) {
         for block in xs.chunks(BLOCK) {
-            st.merge(&block_moments(block));
+            let center = st.mean();
+            if 2 * st.count() >= block.len() as u64 && center.abs2().is_finite() {
+                let (r, n) = counted_deviation_sum(block, center);
+                let q = lane_sum(block, center, squared_deviation);
+                st.merge(&Moments::from_deviations(n, center, r, q));
+            } else {
+                st.merge(&block_moments(block));
+            }
         }
     }
     const SHORT: bool = true;
