@@ -1,12 +1,15 @@
-//! Variance kernel: two passes inside a cache-sized block, blocks merged with Chan.
+//! Variance kernel: cache-sized blocks, each reduced about a center near
+//! its mean, merged with Chan.
 //!
-//! Each block's moments are computed around its rounded mean `c` with the
-//! corrected two-pass formula: the second pass sums `d = x − c` as well as
-//! `|d|²`, so the block's mean is `c + Σd/n` to full precision and
-//! `m2 = Σ|d|² − |Σd|²/n`. The state keeps `c` as its pivot
-//! ([`Moments`]): merging blocks then never rounds the difference of their
-//! means at the magnitude of the data (at an offset of 1e8 that rounding cost
-//! six digits of the variance).
+//! Each block's moments are computed around a center `c` with the corrected
+//! two-pass formula: the pass sums `d = x − c` as well as `|d|²`, so the
+//! block's mean is `c + Σd/n` to full precision and `m2 = Σ|d|² − |Σd|²/n`.
+//! The center is the mean of the state the block merges into once that
+//! state holds half a block of values (one pass over the block), otherwise
+//! the block's rounded mean (a first pass in cache). The state keeps `c` as
+//! its pivot ([`Moments`]): merging blocks then never rounds the difference
+//! of their means at the magnitude of the data (at an offset of 1e8 that
+//! rounding cost six digits of the variance).
 
 use super::sum::{block_sum, column_sums, short_sum};
 use super::{fold_tree, prefetch_ahead, Reducer, BLOCK, LANES, ROW_BLOCK};
