@@ -10,14 +10,20 @@
 //!
 //! A row strategy (reducing axis 0 of a C array) with up to a few thousand
 //! outputs splits its rows the second way; with more, it splits columns in
-//! whole tiles. Work below [`MIN_TASK`] values stays on the calling thread.
+//! whole tiles. Work below [`MIN_TASK`] values stays on the calling thread;
+//! above it, the calling thread and the pool's workers claim the tasks
+//! ([`tasks::map_tasks`]), so a short call does not wait for sleeping
+//! workers to wake.
 
 use crate::element::Element;
 use crate::kernels::Reducer;
 use crate::kernels::COL_TILE;
 use crate::plan::{Odometer, Plan, Strategy, Walker};
 use ndarray::{ArrayD, ArrayViewD, IxDyn};
-use rayon::prelude::*;
+
+mod tasks;
+
+use tasks::map_tasks;
 
 /// Values per reduction chunk when few outputs share a long reduction.
 pub(crate) const CHUNK: usize = 1 << 16;
@@ -75,7 +81,7 @@ fn chunked_states<E: Element, R: Reducer<E>>(
         st
     };
     let partials: Vec<Vec<R::State>> = if n_out * n_red >= 2 * MIN_TASK {
-        (0..chunks).into_par_iter().map(run_chunk).collect()
+        map_tasks(chunks, run_chunk)
     } else {
         (0..chunks).map(run_chunk).collect()
     };
@@ -160,10 +166,11 @@ fn by_outputs<E: Element, R: Reducer<E>>(
         if rows {
             per_task = per_task.next_multiple_of(COL_TILE);
         }
-        (0..n_out.div_ceil(per_task))
-            .into_par_iter()
-            .map(|i| task(i * per_task, ((i + 1) * per_task).min(n_out)))
-            .sum()
+        map_tasks(n_out.div_ceil(per_task), |i| {
+            task(i * per_task, ((i + 1) * per_task).min(n_out))
+        })
+        .into_iter()
+        .sum()
     } else {
         task(0, n_out)
     }

@@ -1,0 +1,189 @@
+//! Indexed tasks run by the calling thread together with the pool's workers.
+//!
+//! A rayon `par_iter` started from a thread outside the pool hands every task
+//! to the workers and puts the caller to sleep until they are done. Between
+//! calls the workers sleep too, so a call of a few hundred microseconds pays
+//! for waking them and, at the end, for waking the caller: on this project's
+//! 2-core VM, `nansum` of a (100000, 10) array along axis 1 took 0.22 ms
+//! back to back but 0.43 ms after 10 ms of idleness, while one thread took
+//! 0.34 ms either way.
+//!
+//! [`map_tasks`] lets the caller work instead: the caller and the helpers it
+//! asks the pool for claim task indices from one counter, so the caller never
+//! waits for a helper that has not woken yet; it waits only for tasks a
+//! helper has already claimed. Results are stored by index, so they do not
+//! depend on who ran which task.
+
+use std::any::Any;
+use std::mem::MaybeUninit;
+use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+/// What the caller and the helpers share: the claim counter, the count of
+/// finished tasks and the first panic. Helpers hold it by `Arc`, so a helper
+/// that wakes after the call returned still finds the counter.
+struct Shared {
+    next: AtomicUsize,
+    done: AtomicUsize,
+    panic: Mutex<Option<Box<dyn Any + Send>>>,
+}
+
+/// The job a helper runs, as a raw pointer: it may dangle once the call
+/// returns, and is only called for a claimed index below the task count,
+/// which can only happen while the call is still waiting for that task.
+#[derive(Clone, Copy)]
+struct JobPtr(*const (dyn Fn(usize) + Sync));
+// SAFETY: the job is `Sync`; see the type's docs for its lifetime.
+unsafe impl Send for JobPtr {}
+
+impl JobPtr {
+    /// The pointer (a method, so closures capture the whole `JobPtr`).
+    fn get(self) -> *const (dyn Fn(usize) + Sync) {
+        self.0
+    }
+}
+
+/// The result slots, written by the tasks from any thread.
+struct Slots<T>(*mut MaybeUninit<T>);
+// Not derived: a derive would ask for `T: Copy`.
+impl<T> Clone for Slots<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T> Copy for Slots<T> {}
+// SAFETY: each slot is written by one task and read after all are done;
+// the values cross threads, so `T: Send`.
+unsafe impl<T: Send> Send for Slots<T> {}
+unsafe impl<T: Send> Sync for Slots<T> {}
+
+impl<T> Slots<T> {
+    /// The pointer (a method, so closures capture the whole `Slots`).
+    fn get(self) -> *mut MaybeUninit<T> {
+        self.0
+    }
+}
+
+/// Claims and runs tasks until none is left.
+///
+/// # Safety
+/// `job` must be live for every index below `n` that this call can claim.
+unsafe fn work(shared: &Shared, job: JobPtr, n: usize) {
+    loop {
+        let i = shared.next.fetch_add(1, Ordering::Relaxed);
+        if i >= n {
+            return;
+        }
+        // SAFETY: `i < n` was claimed here, and the caller of `map_tasks`
+        // does not return before task `i` is counted as done (below).
+        let f = unsafe { &*job.get() };
+        if let Err(p) = catch_unwind(AssertUnwindSafe(|| f(i))) {
+            shared
+                .panic
+                .lock()
+                .expect("never poisoned")
+                .get_or_insert(p);
+        }
+        shared.done.fetch_add(1, Ordering::Release);
+    }
+}
+
+/// `f(0), …, f(n − 1)`, computed by the calling thread and up to
+/// `rayon::current_num_threads() − 1` pool workers, in the order of the
+/// indices (`map_tasks(4, |i| i * i)` is `[0, 1, 4, 9]`). A panic in any
+/// task is resumed on the calling thread once the other tasks are done.
+pub(crate) fn map_tasks<T: Send>(n: usize, f: impl Fn(usize) -> T + Sync) -> Vec<T> {
+    if n <= 1 || rayon::current_num_threads() == 1 {
+        return (0..n).map(f).collect();
+    }
+    let mut out: Vec<MaybeUninit<T>> = Vec::with_capacity(n);
+    out.resize_with(n, MaybeUninit::uninit);
+    let slots = Slots(out.as_mut_ptr());
+    let job = move |i: usize| {
+        let v = f(i);
+        // SAFETY: index `i` is claimed once, so this slot is written by
+        // this task only, and `out` outlives every task (see `work`).
+        unsafe { slots.get().add(i).write(MaybeUninit::new(v)) };
+    };
+    let shared = Arc::new(Shared {
+        next: AtomicUsize::new(0),
+        done: AtomicUsize::new(0),
+        panic: Mutex::new(None),
+    });
+    let job_ref: &(dyn Fn(usize) + Sync) = &job;
+    // SAFETY: erases the lifetime; `work` only calls the job for claimed
+    // indices below `n`, and this function waits for all of those.
+    let job_ptr = JobPtr(unsafe {
+        std::mem::transmute::<*const (dyn Fn(usize) + Sync + '_), *const (dyn Fn(usize) + Sync)>(
+            job_ref,
+        )
+    });
+    let helpers = rayon::current_num_threads()
+        .saturating_sub(1)
+        .min(n.saturating_sub(1));
+    for _ in 0..helpers {
+        let shared = Arc::clone(&shared);
+        // SAFETY: as above; the helper holds `shared` by `Arc`.
+        rayon::spawn(move || unsafe { work(&shared, job_ptr, n) });
+    }
+    // SAFETY: `job` lives until this function returns.
+    unsafe { work(&shared, job_ptr, n) };
+    // Only tasks a helper has claimed are left: it is awake and on them.
+    let mut spins = 0u32;
+    while shared.done.load(Ordering::Acquire) < n {
+        spins += 1;
+        if spins < 1 << 12 {
+            std::hint::spin_loop();
+        } else {
+            std::thread::yield_now();
+        }
+    }
+    if let Some(p) = shared.panic.lock().expect("never poisoned").take() {
+        // the slots of panicked tasks are uninitialised: leak them all
+        std::mem::forget(out);
+        resume_unwind(p);
+    }
+    // SAFETY: every slot was written (`done == n`, no task panicked), and
+    // `MaybeUninit<T>` has the layout of `T`.
+    out.into_iter()
+        .map(|v| unsafe { v.assume_init() })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::map_tasks;
+
+    #[test]
+    fn results_come_back_in_index_order() {
+        for n in [0, 1, 2, 3, 17, 1000] {
+            let v = map_tasks(n, |i| (i * i) as u64);
+            assert_eq!(v, (0..n).map(|i| (i * i) as u64).collect::<Vec<_>>());
+        }
+        let strings = map_tasks(50, |i| format!("task {i}"));
+        assert_eq!(strings[49], "task 49");
+    }
+
+    #[test]
+    fn a_panicking_task_panics_the_caller_after_the_others_finish() {
+        let r = std::panic::catch_unwind(|| {
+            map_tasks(64, |i| {
+                assert!(i != 40, "task 40 fails");
+                vec![i; 3]
+            })
+        });
+        let msg = r.expect_err("the panic is resumed");
+        let text = msg
+            .downcast_ref::<&str>()
+            .copied()
+            .or_else(|| msg.downcast_ref::<String>().map(String::as_str));
+        assert_eq!(text, Some("task 40 fails"));
+    }
+
+    #[test]
+    fn nested_calls_finish() {
+        let v = map_tasks(8, |i| map_tasks(8, |j| i * 8 + j).iter().sum::<usize>());
+        assert_eq!(v.iter().sum::<usize>(), (0..64).sum());
+    }
+}
