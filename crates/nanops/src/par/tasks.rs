@@ -140,8 +140,9 @@ pub(crate) fn map_tasks<T: Send>(n: usize, f: impl Fn(usize) -> T + Sync) -> Vec
         }
     }
     if let Some(p) = shared.panic.lock().expect("never poisoned").take() {
-        // the slots of panicked tasks are uninitialised: leak them all
-        std::mem::forget(out);
+        // the slots of panicked tasks are uninitialised, so none is read:
+        // dropping `out` frees the buffer and leaks the finished values
+        drop(out);
         resume_unwind(p);
     }
     // SAFETY: every slot was written (`done == n`, no task panicked), and
