@@ -157,12 +157,12 @@ fn tile_moments<E: Element, const W: usize>(
 ) {
     let zero = <E::Float as Accumulator>::zero();
     let zero_r = <<E::Float as FloatAcc>::Real as Zero>::zero();
-    let n = rows.len() as u64;
     let mut centers = [zero; W];
     let mut settled = true;
     for i in 0..W {
-        centers[i] = states[i].mean();
-        settled &= 2 * states[i].count() >= n && centers[i].abs2().is_finite();
+        let center = states[i].running_center(rows.len());
+        centers[i] = center.unwrap_or(zero);
+        settled &= center.is_some();
     }
     if !settled {
         centers = tile_means(rows, j);
@@ -224,16 +224,16 @@ fn prefetch_tile<E, const W: usize>(row: &[E], j: usize) {
     }
 }
 
-/// The block moments of the columns `j..m` of `rows` (as many as
-/// `states`), merged into `states`: column means, then the deviations from
+/// The block moments of the columns `j..j + states.len()` of `rows`, merged
+/// into `states`: column means, then the deviations from
 /// them, with column accumulators in memory (the columns left after the
 /// last whole tile).
 #[inline(always)]
-fn column_moments<E: Element>(states: &mut [Moments<E::Float>], rows: &[&[E]], j: usize, m: usize) {
+fn column_moments<E: Element>(states: &mut [Moments<E::Float>], rows: &[&[E]], j: usize) {
     let w = states.len();
     let mut columns: [&[E]; ROW_BLOCK] = [&[]; ROW_BLOCK];
     for (c, row) in columns.iter_mut().zip(rows) {
-        *c = &row[j..m];
+        *c = &row[j..j + w];
     }
     let (sums, nans) = column_sums(w, &columns[..rows.len()], E::to_float);
     let n = rows.len() as u64;
@@ -280,8 +280,7 @@ impl<E: Element> Reducer<E> for VarReducer {
     /// why the rounding stays that of a two-pass sum).
     fn push_slice(&self, st: &mut Self::State, xs: &[E]) {
         for block in xs.chunks(BLOCK) {
-            let center = st.mean();
-            if 2 * st.count() >= block.len() as u64 && center.abs2().is_finite() {
+            if let Some(center) = st.running_center(block.len()) {
                 let (r, n) = counted_deviation_sum(block, center);
                 let q = lane_sum(block, center, squared_deviation);
                 st.merge(&Moments::from_deviations(n, center, r, q));
@@ -316,7 +315,6 @@ impl<E: Element> Reducer<E> for VarReducer {
     /// columns after the last whole tile together ([`column_moments`]).
     #[inline(always)]
     fn push_rows(&self, states: &mut [Self::State], rows: &[&[E]]) {
-        let m = states.len();
         for rows in rows.chunks(ROW_BLOCK) {
             let mut tiles = states.chunks_exact_mut(COLUMN_TILE);
             let mut j = 0;
@@ -326,7 +324,7 @@ impl<E: Element> Reducer<E> for VarReducer {
             }
             let rest = tiles.into_remainder();
             if !rest.is_empty() {
-                column_moments(rest, rows, j, m);
+                column_moments(rest, rows, j);
             }
         }
     }

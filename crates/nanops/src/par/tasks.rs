@@ -20,6 +20,8 @@ use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
+use super::SendPtr;
+
 /// What the caller and the helpers share: the claim counter, the count of
 /// finished tasks and the first panic. Helpers hold it by `Arc`, so a helper
 /// that wakes after the call returned still finds the counter.
@@ -32,38 +34,7 @@ struct Shared {
 /// The job a helper runs, as a raw pointer: it may dangle once the call
 /// returns, and is only called for a claimed index below the task count,
 /// which can only happen while the call is still waiting for that task.
-#[derive(Clone, Copy)]
-struct JobPtr(*const (dyn Fn(usize) + Sync));
-// SAFETY: the job is `Sync`; see the type's docs for its lifetime.
-unsafe impl Send for JobPtr {}
-
-impl JobPtr {
-    /// The pointer (a method, so closures capture the whole `JobPtr`).
-    fn get(self) -> *const (dyn Fn(usize) + Sync) {
-        self.0
-    }
-}
-
-/// The result slots, written by the tasks from any thread.
-struct Slots<T>(*mut MaybeUninit<T>);
-// Not derived: a derive would ask for `T: Copy`.
-impl<T> Clone for Slots<T> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-impl<T> Copy for Slots<T> {}
-// SAFETY: each slot is written by one task and read after all are done;
-// the values cross threads, so `T: Send`.
-unsafe impl<T: Send> Send for Slots<T> {}
-unsafe impl<T: Send> Sync for Slots<T> {}
-
-impl<T> Slots<T> {
-    /// The pointer (a method, so closures capture the whole `Slots`).
-    fn get(self) -> *mut MaybeUninit<T> {
-        self.0
-    }
-}
+type JobPtr = SendPtr<dyn Fn(usize) + Sync>;
 
 /// Claims and runs tasks until none is left.
 ///
@@ -93,18 +64,18 @@ unsafe fn work(shared: &Shared, job: JobPtr, n: usize) {
 /// `rayon::current_num_threads() − 1` pool workers, in the order of the
 /// indices (`map_tasks(4, |i| i * i)` is `[0, 1, 4, 9]`). A panic in any
 /// task is resumed on the calling thread once the other tasks are done.
-pub(crate) fn map_tasks<T: Send>(n: usize, f: impl Fn(usize) -> T + Sync) -> Vec<T> {
+pub(crate) fn map_tasks<T: Send + Sync>(n: usize, f: impl Fn(usize) -> T + Sync) -> Vec<T> {
     if n <= 1 || rayon::current_num_threads() == 1 {
         return (0..n).map(f).collect();
     }
     let mut out: Vec<MaybeUninit<T>> = Vec::with_capacity(n);
     out.resize_with(n, MaybeUninit::uninit);
-    let slots = Slots(out.as_mut_ptr());
+    let slots = SendPtr(out.as_mut_ptr().cast_const());
     let job = move |i: usize| {
         let v = f(i);
         // SAFETY: index `i` is claimed once, so this slot is written by
         // this task only, and `out` outlives every task (see `work`).
-        unsafe { slots.get().add(i).write(MaybeUninit::new(v)) };
+        unsafe { slots.get().cast_mut().add(i).write(MaybeUninit::new(v)) };
     };
     let shared = Arc::new(Shared {
         next: AtomicUsize::new(0),
@@ -114,7 +85,7 @@ pub(crate) fn map_tasks<T: Send>(n: usize, f: impl Fn(usize) -> T + Sync) -> Vec
     let job_ref: &(dyn Fn(usize) + Sync) = &job;
     // SAFETY: erases the lifetime; `work` only calls the job for claimed
     // indices below `n`, and this function waits for all of those.
-    let job_ptr = JobPtr(unsafe {
+    let job_ptr: JobPtr = SendPtr(unsafe {
         std::mem::transmute::<*const (dyn Fn(usize) + Sync + '_), *const (dyn Fn(usize) + Sync)>(
             job_ref,
         )

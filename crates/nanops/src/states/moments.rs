@@ -162,6 +162,15 @@ impl<F: FloatAcc> Moments<F> {
         self.m2_lo = self.m2_lo + other.m2_lo;
         self.n = n;
     }
+    /// The center a block of `block_len` values can be reduced about
+    /// before it merges into this state: the state's mean, once the state
+    /// holds at least half as many values and the mean is finite (the
+    /// rounding argument is on `kernels::moments::tile_moments`).
+    #[inline(always)]
+    pub(crate) fn running_center(&self, block_len: usize) -> Option<F> {
+        let mean = self.pivot + self.shift;
+        (2 * self.n >= block_len as u64 && self.n > 0 && mean.abs2().is_finite()).then_some(mean)
+    }
     /// Number of values.
     pub fn count(&self) -> u64 {
         self.n
