@@ -156,7 +156,9 @@ def fast_nanarg(a: object, axis: object, max: bool) -> object:
     """Index of the first min or max (``ValueError`` for an all-NaN slice), or ``NotImplemented``."""
 
 def fast_nanmedian(a: object, axis: object) -> object:
-    """``(median, number of all-NaN slices)``, or ``NotImplemented`` (also for a zero-size ``a``)."""
+    """The median (after warning ``All-NaN slice encountered`` once per
+    all-NaN slice, attributed to the caller's caller), or ``NotImplemented``
+    (also for a zero-size ``a``)."""
 
 def fast_nanquantile(a: object, q: object, axis: object, method: object) -> object:
     """``(quantile, any slice all-NaN)`` for a float ``a``, a Python-float ``q``

@@ -402,11 +402,9 @@ def nanmedian(
     array([7., 2.])
     """
     if out is None and keepdims is NoValue:
-        fast = _nanops.fast_nanmedian(a, axis)
-        if fast is not NotImplemented:
-            res, empty = fast
-            if empty:
-                warn(_MSG_ALL_NAN, 2, count=empty)
+        # the fast path warns about all-NaN slices itself
+        res = _nanops.fast_nanmedian(a, axis)
+        if res is not NotImplemented:
             return res
     try:
         return _median(a, axis, out, keepdims, True)

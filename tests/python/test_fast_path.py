@@ -84,8 +84,26 @@ def test_fast_path_returns_numpy_scalars_for_whole_reductions() -> None:
     assert type(_nanops.fast_nanarg(a, None, True)) is np.int64
     res, empty = _nanops.fast_nanmean(a.astype("f"), None)
     assert type(res) is np.float32 and empty is False
-    res, n_empty = _nanops.fast_nanmedian(np.full((2, 3), np.nan), 1)
-    assert np.isnan(res).all() and n_empty == 2
+    assert type(_nanops.fast_nanmedian(a, None)) is np.float64
+    assert type(_nanops.fast_nanmedian(a.astype("f"), None)) is np.float32
+
+
+@pytest.mark.parametrize("a, axis, count", [
+    (np.full((2, 3), np.nan), 1, 2),  # one warning per all-NaN slice
+    (np.full(1000, np.nan), None, 1),  # the whole-array path
+    (np.full(1000, np.nan, dtype="f"), None, 1),
+])
+def test_nanmedian_warns_once_per_all_nan_slice_at_the_callers_line(a, axis, count) -> None:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        res = nanops.nanmedian(a, axis=axis)
+    assert np.isnan(res).all()
+    assert [str(w.message) for w in caught] == ["All-NaN slice encountered"] * count
+    assert all(w.category is RuntimeWarning and w.filename == __file__ for w in caught)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(RuntimeWarning):
+            nanops.nanmedian(a, axis=axis)
 
 
 @pytest.mark.parametrize(

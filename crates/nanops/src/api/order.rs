@@ -6,7 +6,9 @@
 //! and all requested quantiles share that one copy. Strided lanes that sit
 //! side by side in memory (axis 0 of a C array) are copied a cache line's
 //! worth at a time, so each line is read once, not once per lane. A single
-//! long lane is not copied at all ([`super::bracket`]). Lanes are independent
+//! long lane is not copied at all ([`super::bracket`]), nor is the median of a
+//! small contiguous array (`select::sampled`: one bracketing pass, values kept
+//! in a per-thread buffer). Lanes are independent
 //! and run in parallel, each task with its own scratch buffer; the input is
 //! never modified.
 
@@ -22,6 +24,7 @@ use crate::select::{
     median_in_place, quantiles_in_place_with, weighted_quantiles_with, QDtype, QuantileMethod,
     QuantileScratch, SelectFloat, WeightedQuantileError,
 };
+use crate::select::{median_middles, median_of_middles, Middles, Sealed, MIN_SAMPLED_LANE};
 use crate::Report;
 use half::{bf16, f16};
 use ndarray::{ArrayBase, ArrayD, ArrayViewD, Data, Dimension, IxDyn};
@@ -358,6 +361,33 @@ where
     })
 }
 
+/// The median of a whole contiguous array from [`median_middles`] (one
+/// bracketing pass, no copy of the array); `None` for other statistics,
+/// types without the SIMD pass, and lanes the bracket missed.
+fn sampled_median<E, R>(xs: &[E], stat: Stat<'_>, opts: &QuantileOptions<'_>) -> Option<Report<R>>
+where
+    E: QuantileElement,
+    R: SelectFloat + From<E::Value>,
+{
+    if !matches!(stat, Stat::Median) || xs.len() < MIN_SAMPLED_LANE {
+        return None;
+    }
+    let Middles {
+        valid,
+        lower,
+        upper,
+    } = median_middles(E::as_values(xs)?)?;
+    let value = if valid < xs.len() && !opts.ignore_nan {
+        R::NAN
+    } else {
+        R::from(median_of_middles(valid, lower, upper))
+    };
+    Some(Report {
+        values: ArrayD::from_elem(IxDyn(&[]), value),
+        degenerate: 0, // the sample held valid values
+    })
+}
+
 fn unweighted<E, R>(
     view: &ArrayViewD<'_, E>,
     axes: &[usize],
@@ -372,13 +402,19 @@ where
     let with_q_axis = stat.has_q_axis();
     if axes.len() == view.ndim() && view.len() < MIN_BRACKET_LANE {
         if let Some(xs) = view.as_slice_memory_order() {
-            // A small contiguous array reduced whole: one copy of its valid
-            // values, no plan (the values' order does not matter).
-            let mut vals = Vec::with_capacity(xs.len());
-            let has_nan = push_valid(&mut vals, xs);
+            // A small contiguous array reduced whole: its median from one
+            // bracketing pass, or one copy of its valid values; no plan (the
+            // values' order does not matter).
+            if let Some(report) = sampled_median(xs, stat, opts) {
+                return Ok(report);
+            }
             let mut out = vec![R::default(); nq];
-            let mut scratch = QuantileScratch::new();
-            let degenerate = lane_result(&mut vals, has_nan, stat, opts, &mut scratch, &mut out);
+            let degenerate = E::Value::with_thread_scratch(|vals| {
+                vals.clear();
+                let has_nan = push_valid(vals, xs);
+                let mut scratch = QuantileScratch::new();
+                lane_result(vals, has_nan, stat, opts, &mut scratch, &mut out)
+            });
             let shape: &[usize] = if with_q_axis { &[nq] } else { &[] };
             let values = ArrayD::from_shape_vec(IxDyn(shape), out).expect("length matches shape");
             return Ok(Report { values, degenerate });
@@ -718,13 +754,20 @@ where
     E: QuantileElement,
     D: Dimension,
 {
-    let view = a.view().into_dyn();
-    let axes = axes.into().normalize(view.ndim())?;
-    ensure_order_memory::<E::Value>(view.shape(), &axes, 1, 0, 0)?;
     let opts = QuantileOptions {
         ignore_nan,
         ..Default::default()
     };
+    let axes = axes.into();
+    if let (Axes::All, Some(xs)) = (&axes, a.as_slice_memory_order()) {
+        // the whole of a contiguous array: no dynamic view, no axis list
+        if let Some(report) = sampled_median(xs, Stat::Median, &opts) {
+            return Ok(report);
+        }
+    }
+    let view = a.view().into_dyn();
+    let axes = axes.normalize(view.ndim())?;
+    ensure_order_memory::<E::Value>(view.shape(), &axes, 1, 0, 0)?;
     unweighted(&view, &axes, Stat::Median, &opts)
 }
 

@@ -152,6 +152,16 @@ macro_rules! simd_kernels {
             #[cfg(target_arch = "x86_64")]
             const LANES: usize = $lanes;
 
+            /// Whether these kernels run on this CPU.
+            #[inline]
+            pub(crate) fn available() -> bool {
+                #[cfg(target_arch = "x86_64")]
+                if super::avx512_available() {
+                    return true;
+                }
+                false
+            }
+
             /// [`super::partition`] by AVX-512, block by block
             /// ([`super::blockwise`]) with a per-thread spare buffer;
             /// `None` without AVX-512.
@@ -166,7 +176,12 @@ macro_rules! simd_kernels {
                     if super::avx512_available() {
                         return Some(SPARE.with(|cell| {
                             let mut spare = cell.take();
-                            spare.resize(w.len().min(super::SIMD_BLOCK) + LANES, 0.0);
+                            // grown, never shrunk: a shorter window after a
+                            // longer one then costs no fill
+                            let need = w.len().min(super::SIMD_BLOCK) + LANES;
+                            if spare.len() < need {
+                                spare.resize(need, 0.0);
+                            }
                             let left = super::blockwise(w, super::SIMD_BLOCK, |block| {
                                 // SAFETY: AVX-512 (F, DQ, BW) and POPCNT are available
                                 // (checked above); `spare` holds `block.len() + LANES`.

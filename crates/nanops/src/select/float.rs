@@ -42,6 +42,21 @@ pub(crate) mod sealed {
         ) -> Option<usize> {
             None
         }
+
+        /// Whether this type's SIMD kernels run on this CPU (the methods
+        /// above then answer `Some`).
+        #[inline]
+        fn simd_available() -> bool {
+            false
+        }
+
+        /// Runs `f` on a scratch vector: for the types with SIMD kernels,
+        /// this thread's own (kept between calls while it holds at most
+        /// [`crate::select::sampled::MAX_SCRATCH`] values), else a new one.
+        #[inline]
+        fn with_thread_scratch<R>(f: impl FnOnce(&mut Vec<Self>) -> R) -> R {
+            f(&mut Vec::new())
+        }
     }
     /// The SIMD entry points of a type with kernels in `compress::$kernels`.
     macro_rules! sealed_with_simd {
@@ -67,6 +82,28 @@ pub(crate) mod sealed {
                     dst: &mut [MaybeUninit<$t>],
                 ) -> Option<usize> {
                     $kernels::keep_between(block, lo, hi, below, valid, dst)
+                }
+
+                #[inline]
+                fn simd_available() -> bool {
+                    $kernels::available()
+                }
+
+                #[inline]
+                fn with_thread_scratch<R>(f: impl FnOnce(&mut Vec<$t>) -> R) -> R {
+                    use std::cell::Cell;
+                    thread_local! {
+                        static SCRATCH: Cell<Vec<$t>> = const { Cell::new(Vec::new()) };
+                    }
+                    SCRATCH.with(|cell| {
+                        // taken out, so a nested call gets a fresh vector
+                        let mut scratch = cell.take();
+                        let result = f(&mut scratch);
+                        if scratch.capacity() <= crate::select::sampled::MAX_SCRATCH {
+                            cell.set(scratch);
+                        }
+                        result
+                    })
                 }
             }
         };

@@ -263,7 +263,7 @@ pub(crate) fn median_of_middles<T: SelectFloat>(n: usize, lower: T, upper: T) ->
 }
 
 /// The least of NaN-free `values` (`None` when empty); see [`extreme`].
-fn least<T: SelectFloat>(values: &[T]) -> Option<T> {
+pub(super) fn least<T: SelectFloat>(values: &[T]) -> Option<T> {
     extreme(values, |x, best| x < best)
 }
 

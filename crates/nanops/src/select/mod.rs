@@ -11,6 +11,8 @@
 //! - [`median_in_place`]: `np.median` / `np.nanmedian` of one lane (without its overflow);
 //! - [`weighted_quantiles`] / [`weighted_quantiles_with`]: `weights=` (`inverted_cdf`, and
 //!   `averaged_inverted_cdf` which NumPy lacks);
+//! - `sampled::median_middles` (crate-internal): the median of a short contiguous lane from
+//!   one bracketing pass over it, without copying the lane;
 //! - [`QuantileScratch`]: the reusable workspace, one per thread;
 //! - [`SelectFloat`]: the element types (`f64`, `f32`, `f16`, `bf16`).
 //!
@@ -60,6 +62,7 @@ mod kernel;
 mod method;
 mod nth;
 mod rank;
+mod sampled;
 mod weighted;
 
 #[cfg(test)]
@@ -73,10 +76,12 @@ mod reference;
 mod tests;
 
 pub(crate) use compress::{copy_valid, keep_between, COPY_SLACK};
+pub(crate) use float::sealed::Sealed;
 pub use float::SelectFloat;
 pub(crate) use kernel::{finish_picks, median_of_middles, plan_picks, select_ranks};
 pub use kernel::{median_in_place, quantiles_in_place, quantiles_in_place_with, QuantileScratch};
 pub use method::{QuantileMethod, UnknownQuantileMethod};
 pub(crate) use nth::sort_columns;
 pub use rank::QDtype;
+pub(crate) use sampled::{median_middles, Middles, MIN_SAMPLED_LANE};
 pub use weighted::{weighted_quantiles, weighted_quantiles_with, WeightedQuantileError};
