@@ -144,8 +144,8 @@ fn whole_slice<'a, E: numpy::Element>(a: &'a Bound<'_, PyAny>) -> Option<&'a [E]
     Some(unsafe { std::slice::from_raw_parts((*arr.as_array_ptr()).fields.data.cast::<E>(), n) })
 }
 
-/// `(nanmedian(a), whether a was all-NaN)` for a whole float array that
-/// [`whole_slice`] takes (`None` for any other).
+/// `nanmedian(a)` (after [`warn_all_nan`] for an all-NaN `a`) for a whole
+/// float array that [`whole_slice`] takes (`None` for any other).
 fn whole_median<'py, E>(a: &Bound<'py, PyAny>) -> Option<PyResult<Bound<'py, PyAny>>>
 where
     E: numpy::Element + QuantileElement<Value = E>,
@@ -290,7 +290,7 @@ fn fast_nanarg<'py>(
     dispatch_all!(&x, arg_impl(ax.map(|k| k as isize), max, true))
 }
 
-/// `(nanmedian(a, axis), number of all-NaN slices)`, or `NotImplemented`
+/// `nanmedian(a, axis)` after one [`warn_all_nan`] per all-NaN slice, or `NotImplemented`
 /// (also for a zero-size `a`).
 #[pyfunction]
 fn fast_nanmedian<'py>(

@@ -361,6 +361,31 @@ where
     })
 }
 
+/// The statistic of a small contiguous array reduced whole (fewer than
+/// [`MIN_BRACKET_LANE`] values): its median from one bracketing pass
+/// ([`sampled_median`]), or one copy of its valid values into this thread's
+/// scratch; no plan (the values' order does not matter).
+fn small_whole<E, R>(xs: &[E], stat: Stat<'_>, opts: &QuantileOptions<'_>) -> Report<R>
+where
+    E: QuantileElement,
+    R: SelectFloat + From<E::Value> + Default,
+{
+    if let Some(report) = sampled_median(xs, stat, opts) {
+        return report;
+    }
+    let nq = stat.len();
+    let mut out = vec![R::default(); nq];
+    let degenerate = E::Value::with_thread_scratch(|vals| {
+        vals.clear();
+        let has_nan = push_valid(vals, xs);
+        let mut scratch = QuantileScratch::new();
+        lane_result(vals, has_nan, stat, opts, &mut scratch, &mut out)
+    });
+    let shape: &[usize] = if stat.has_q_axis() { &[nq] } else { &[] };
+    let values = ArrayD::from_shape_vec(IxDyn(shape), out).expect("length matches shape");
+    Report { values, degenerate }
+}
+
 /// The median of a whole contiguous array from [`median_middles`] (one
 /// bracketing pass, no copy of the array); `None` for other statistics,
 /// types without the SIMD pass, and lanes the bracket missed.
@@ -402,22 +427,7 @@ where
     let with_q_axis = stat.has_q_axis();
     if axes.len() == view.ndim() && view.len() < MIN_BRACKET_LANE {
         if let Some(xs) = view.as_slice_memory_order() {
-            // A small contiguous array reduced whole: its median from one
-            // bracketing pass, or one copy of its valid values; no plan (the
-            // values' order does not matter).
-            if let Some(report) = sampled_median(xs, stat, opts) {
-                return Ok(report);
-            }
-            let mut out = vec![R::default(); nq];
-            let degenerate = E::Value::with_thread_scratch(|vals| {
-                vals.clear();
-                let has_nan = push_valid(vals, xs);
-                let mut scratch = QuantileScratch::new();
-                lane_result(vals, has_nan, stat, opts, &mut scratch, &mut out)
-            });
-            let shape: &[usize] = if with_q_axis { &[nq] } else { &[] };
-            let values = ArrayD::from_shape_vec(IxDyn(shape), out).expect("length matches shape");
-            return Ok(Report { values, degenerate });
+            return Ok(small_whole(xs, stat, opts));
         }
     }
     let plan = Plan::new(view.shape(), view.strides(), axes);
@@ -760,9 +770,9 @@ where
     };
     let axes = axes.into();
     if let (Axes::All, Some(xs)) = (&axes, a.as_slice_memory_order()) {
-        // the whole of a contiguous array: no dynamic view, no axis list
-        if let Some(report) = sampled_median(xs, Stat::Median, &opts) {
-            return Ok(report);
+        if xs.len() < MIN_BRACKET_LANE {
+            // the whole of a small contiguous array: no dynamic view, no axis list
+            return Ok(small_whole(xs, Stat::Median, &opts));
         }
     }
     let view = a.view().into_dyn();

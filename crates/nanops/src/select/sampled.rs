@@ -6,7 +6,7 @@
 //! spaced sample of [`SAMPLE`] values gives two values that bracket the
 //! median with high probability; one SIMD pass ([`keep_between`]) counts the
 //! valid values and those below the bracket and copies only the values
-//! inside it (about a third); the median is selected there. The same idea
+//! inside it (about a quarter); the median is selected there. The same idea
 //! for long lanes, with a larger sample and several brackets, is
 //! `api::bracket`.
 //!
@@ -70,8 +70,10 @@ pub(crate) fn bracketed_middles<T: SelectFloat>(xs: &[T], kept: &mut Vec<T>) -> 
         return None;
     }
     // The count of sample values below the median is Binomial(s, 1/2):
-    // standard deviation √s / 2. The bracket spans 2.5 of them each side,
-    // plus two ranks (a miss costs a copy; a wider bracket keeps more).
+    // standard deviation √s / 2. The bracket spans two of them each side,
+    // plus one rank (a miss costs a copy; a wider bracket keeps more:
+    // 2.5 deviations plus two ranks measured 1.05 µs against 0.98 µs for
+    // 1,000 f64 values).
     let center = s / 2;
     let half_width = (s as f64).sqrt() as usize + 1;
     let (a, b) = (center - half_width, center + half_width);
