@@ -197,3 +197,33 @@ def test_fast_quantile_leaves_all_nan_slices_to_the_general_path() -> None:
     with pytest.warns(RuntimeWarning, match="All-NaN slice"):
         got = nanops.nanquantile(a, 0.5, axis=1)
     np.testing.assert_array_equal(got, [np.nan, 1.5])
+
+
+@pytest.mark.parametrize("dt", ["d", "f"])
+@pytest.mark.parametrize("order", ["C", "F"])
+def test_whole_array_fast_path_equals_the_general_path(dt: str, order: str) -> None:
+    """A whole contiguous float array is read as one slice (``axis=None``);
+    its results equal the general path's bit for bit (``keepdims=False``
+    takes that path), and the positions of ``nanargmin``/``nanargmax`` of a
+    Fortran-order array stay C-order positions, as NumPy's."""
+    rng = np.random.default_rng(7)
+    v = rng.standard_normal((37, 29)).astype(dt)
+    v[rng.random(v.shape) < 0.1] = np.nan
+    a = np.asarray(v, order=order)
+    for name in ["nansum", "nanmean", "nanvar", "nanstd", "nanmin", "nanmax"]:
+        fast = getattr(nanops, name)(a)
+        general = getattr(nanops, name)(a, keepdims=False)
+        assert type(fast) is type(general), name
+        assert fast.tobytes() == np.asarray(general).tobytes(), name
+    for name in ["nanargmin", "nanargmax"]:
+        got = getattr(nanops, name)(a)
+        assert type(got) is np.intp
+        assert got == getattr(np, name)(a), name
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert np.isnan(nanops.nanmean(np.full(100, np.nan, dtype=dt)))
+        assert np.isnan(nanops.nanmax(np.full(100, np.nan, dtype=dt)))
+        assert np.isnan(nanops.nanvar(np.ones(1, dtype=dt), ddof=1))
+    assert [w.category for w in caught] == [RuntimeWarning] * 3
+    with pytest.raises(ValueError):
+        nanops.nanargmax(np.full(100, np.nan, dtype=dt))

@@ -9,12 +9,11 @@
 //! checks cost a few attribute reads here instead of a dozen Python
 //! operations, which is most of a 1,000-element call.
 
-use crate::dispatch::numpy_scalar;
-use crate::dispatch::{dispatch, dispatch_all, dispatch_real, MAX_NDIM};
+use crate::dispatch::{dispatch, dispatch_all, dispatch_real, numpy_scalar, PyElement, MAX_NDIM};
 use crate::errors::{guard, KEEP_GIL_BELOW};
 use crate::order::{median_impl, weak_quantile_impl};
 use crate::streaming::{arg_impl, extremum_impl, mean_impl, prod_impl, sum_impl, var_impl};
-use nanops::{Axes, QuantileElement, QuantileMethod};
+use nanops::{Axes, QuantileElement, QuantileMethod, Report};
 use ndarray::ArrayView1;
 use numpy::{
     npyffi::PyArray_CheckExact, PyArrayDescrMethods, PyUntypedArray, PyUntypedArrayMethods,
@@ -114,53 +113,170 @@ fn fast_input<'py>(
     Some((arr.clone(), axis))
 }
 
+/// Which memory orders [`whole_slice`] takes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Order {
+    /// C or Fortran: the order of the values does not matter to the result.
+    Any,
+    /// C only: the result is a position in C order (`nanargmin`).
+    C,
+}
+
+/// The values of a whole `float64` or `float32` array.
+enum WholeFloat<'a> {
+    F64(&'a [f64]),
+    F32(&'a [f32]),
+}
+
 /// The values of a whole array `a` as one slice, for the calls that reduce
-/// all of it: an exact, non-empty ndarray of `E`'s dtype in native byte
-/// order, aligned and contiguous (C or Fortran order: the order of the
-/// values does not matter to a whole-array statistic), small enough to be
-/// read with the GIL held ([`KEEP_GIL_BELOW`], as [`crate::dispatch::readonly`]
+/// all of it: an exact, non-empty `float64` or `float32` ndarray in native
+/// byte order, aligned and contiguous in `order`, small enough to be read
+/// with the GIL held ([`KEEP_GIL_BELOW`], as [`crate::dispatch::readonly`]
 /// does). `None` otherwise. No typed cast and no `ndarray` view of the
-/// `numpy` crate: half the cost of a 1,000-value median call.
-fn whole_slice<'a, E: numpy::Element>(a: &'a Bound<'_, PyAny>) -> Option<&'a [E]> {
+/// `numpy` crate: half the cost of a 1,000-value median call. The core
+/// reduces a whole contiguous array as one lane in memory order whatever its
+/// view's shape, so the result is the general path's, bit for bit.
+fn whole_slice<'a>(a: &'a Bound<'_, PyAny>, order: Order) -> Option<WholeFloat<'a>> {
+    use numpy::npyffi::NPY_TYPES as T;
     // SAFETY: `a` is a valid object pointer; the check only reads its type.
     if unsafe { PyArray_CheckExact(a.py(), a.as_ptr()) } == 0 {
         return None;
     }
     let arr = a.cast::<PyUntypedArray>().ok()?;
     let n = arr.len();
-    let d = arr.dtype();
-    if n == 0
-        || n >= KEEP_GIL_BELOW
-        || !arr.is_contiguous()
-        || !arr.is_aligned()
-        || d.is_native_byteorder() == Some(false)
-        || d.num() != numpy::dtype::<E>(a.py()).num()
-    {
+    let contiguous = match order {
+        Order::Any => arr.is_contiguous(),
+        Order::C => arr.is_c_contiguous(),
+    };
+    if n == 0 || n >= KEEP_GIL_BELOW || !contiguous || !arr.is_aligned() {
         return None;
     }
-    // SAFETY: the array holds `n` aligned values of `E` (checked above) in
-    // one contiguous block at `data`; it outlives the borrow of `a`, and
-    // nothing writes it while this thread holds the GIL (see `readonly`).
-    Some(unsafe { std::slice::from_raw_parts((*arr.as_array_ptr()).fields.data.cast::<E>(), n) })
+    let d = arr.dtype();
+    if d.is_native_byteorder() == Some(false) {
+        return None;
+    }
+    // SAFETY: the array holds `n` aligned values of its dtype (checked
+    // above) in one contiguous block at `data`; it outlives the borrow of
+    // `a`, and nothing writes it while this thread holds the GIL (see
+    // `readonly`).
+    let data = unsafe { (*arr.as_array_ptr()).fields.data };
+    let num = d.num();
+    if num == T::NPY_DOUBLE as std::ffi::c_int {
+        // SAFETY: see above; the dtype is `float64`.
+        Some(WholeFloat::F64(unsafe {
+            std::slice::from_raw_parts(data.cast(), n)
+        }))
+    } else if num == T::NPY_FLOAT as std::ffi::c_int {
+        // SAFETY: see above; the dtype is `float32`.
+        Some(WholeFloat::F32(unsafe {
+            std::slice::from_raw_parts(data.cast(), n)
+        }))
+    } else {
+        None
+    }
 }
 
-/// `nanmedian(a)` (after [`warn_all_nan`] for an all-NaN `a`) for a whole
-/// float array that [`whole_slice`] takes (`None` for any other).
-fn whole_median<'py, E>(a: &Bound<'py, PyAny>) -> Option<PyResult<Bound<'py, PyAny>>>
+/// A streaming reduction of a whole array (`axis=None`), as the fast entry
+/// points return it.
+#[derive(Clone, Copy)]
+enum Whole {
+    /// `nansum`: the sum.
+    Sum,
+    /// `nanmean`: `(mean, all-NaN)`.
+    Mean,
+    /// `nanvar` (`std`: `nanstd`): `(value, count − ddof ≤ 0)`.
+    Var { ddof: f64, std: bool },
+    /// `nanmax` (`max = false`: `nanmin`): `(value, all-NaN)`.
+    Extremum { max: bool },
+    /// `nanargmax` (`max = false`: `nanargmin`): the position.
+    Arg { max: bool },
+}
+
+/// A 0-d report as `(NumPy scalar, whether its slice was degenerate)`.
+fn flagged<'py, T: numpy::Element>(py: Python<'py>, r: Report<T>) -> PyResult<Bound<'py, PyAny>> {
+    let value = numpy_scalar(py, r.values.first().expect("a 0-d result"))?;
+    pair(py, (value, r.degenerate > 0))
+}
+
+impl Whole {
+    /// The memory orders whose values the reduction takes as one slice.
+    fn order(self) -> Order {
+        match self {
+            Whole::Arg { .. } => Order::C,
+            _ => Order::Any,
+        }
+    }
+
+    /// The reduction of the values `xs` (a whole array), as a NumPy scalar
+    /// or a `(scalar, flag)` pair.
+    fn run<'py, E>(self, py: Python<'py>, xs: &[E]) -> PyResult<Bound<'py, PyAny>>
+    where
+        E: PyElement,
+        E::Sum: numpy::Element,
+        E::Mean: numpy::Element,
+        E::Var: numpy::Element,
+    {
+        let v = ArrayView1::from(xs);
+        let n = xs.len();
+        match self {
+            Whole::Sum => {
+                let r = guard(py, n, || nanops::nansum(&v, Axes::All))?;
+                numpy_scalar(py, r.first().expect("a 0-d result"))
+            }
+            Whole::Mean => flagged(py, guard(py, n, || nanops::nanmean_report(&v, Axes::All))?),
+            Whole::Var { ddof, std: false } => flagged(
+                py,
+                guard(py, n, || nanops::nanvar_report(&v, Axes::All, ddof))?,
+            ),
+            Whole::Var { ddof, std: true } => flagged(
+                py,
+                guard(py, n, || nanops::nanstd_report(&v, Axes::All, ddof))?,
+            ),
+            Whole::Extremum { max } => flagged(
+                py,
+                guard(py, n, || {
+                    if max {
+                        nanops::nanmax_report(&v, Axes::All)
+                    } else {
+                        nanops::nanmin_report(&v, Axes::All)
+                    }
+                })?,
+            ),
+            Whole::Arg { max } => {
+                let r = guard(py, n, || {
+                    if max {
+                        nanops::nanargmax(&v, None)
+                    } else {
+                        nanops::nanargmin(&v, None)
+                    }
+                })?;
+                numpy_scalar(py, &(*r.first().expect("a 0-d result") as i64))
+            }
+        }
+    }
+
+    /// The reduction of a whole `float64` or `float32` array that
+    /// [`whole_slice`] takes; `None` for any other input.
+    fn try_run<'py>(self, a: &Bound<'py, PyAny>) -> Option<PyResult<Bound<'py, PyAny>>> {
+        Some(match whole_slice(a, self.order())? {
+            WholeFloat::F64(xs) => self.run(a.py(), xs),
+            WholeFloat::F32(xs) => self.run(a.py(), xs),
+        })
+    }
+}
+
+/// `nanmedian(a)` (after [`warn_all_nan`] for an all-NaN `a`) of the
+/// values of a whole float array ([`whole_slice`]).
+fn whole_median<'py, E>(py: Python<'py>, xs: &[E]) -> PyResult<Bound<'py, PyAny>>
 where
     E: numpy::Element + QuantileElement<Value = E>,
 {
-    let xs = whole_slice::<E>(a)?;
     let view = ArrayView1::from(xs);
-    let py = a.py();
-    let result = guard(py, xs.len(), || {
+    let r = guard(py, xs.len(), || {
         nanops::median_report(&view, Axes::All, true)
-    })
-    .and_then(|r| {
-        warn_all_nan(py, r.degenerate)?;
-        numpy_scalar(py, r.values.first().expect("a 0-d result"))
-    });
-    Some(result)
+    })?;
+    warn_all_nan(py, r.degenerate)?;
+    numpy_scalar(py, r.values.first().expect("a 0-d result"))
 }
 
 /// NumPy's `RuntimeWarning: All-NaN slice encountered`, `count` times,
@@ -216,6 +332,11 @@ fn fast_nansum<'py>(
     a: &Bound<'py, PyAny>,
     axis: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyAny>> {
+    if axis.is_none() {
+        if let Some(result) = Whole::Sum.try_run(a) {
+            return result;
+        }
+    }
     let Some((x, axes)) = fast_axes(a, axis, Dtypes::Kernel, false) else {
         return declined(a);
     };
@@ -240,6 +361,11 @@ fn fast_nanmean<'py>(
     a: &Bound<'py, PyAny>,
     axis: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyAny>> {
+    if axis.is_none() {
+        if let Some(result) = Whole::Mean.try_run(a) {
+            return result;
+        }
+    }
     let Some((x, axes)) = fast_axes(a, axis, Dtypes::Inexact, false) else {
         return declined(a);
     };
@@ -255,6 +381,11 @@ fn fast_nanvar<'py>(
     ddof: f64,
     std: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
+    if axis.is_none() {
+        if let Some(result) = (Whole::Var { ddof, std }).try_run(a) {
+            return result;
+        }
+    }
     let Some((x, axes)) = fast_axes(a, axis, Dtypes::Inexact, false) else {
         return declined(a);
     };
@@ -270,6 +401,11 @@ fn fast_nanextremum<'py>(
     axis: &Bound<'py, PyAny>,
     max: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
+    if axis.is_none() {
+        if let Some(result) = (Whole::Extremum { max }).try_run(a) {
+            return result;
+        }
+    }
     let Some((x, axes)) = fast_axes(a, axis, Dtypes::Kernel, true) else {
         return declined(a);
     };
@@ -284,6 +420,11 @@ fn fast_nanarg<'py>(
     axis: &Bound<'py, PyAny>,
     max: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
+    if axis.is_none() {
+        if let Some(result) = (Whole::Arg { max }).try_run(a) {
+            return result;
+        }
+    }
     let Some((x, ax)) = fast_input(a, axis, Dtypes::Kernel).filter(|(x, _)| x.len() > 0) else {
         return declined(a);
     };
@@ -298,8 +439,10 @@ fn fast_nanmedian<'py>(
     axis: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyAny>> {
     if axis.is_none() {
-        if let Some(result) = whole_median::<f64>(a).or_else(|| whole_median::<f32>(a)) {
-            return result;
+        match whole_slice(a, Order::Any) {
+            Some(WholeFloat::F64(xs)) => return whole_median(a.py(), xs),
+            Some(WholeFloat::F32(xs)) => return whole_median(a.py(), xs),
+            None => {}
         }
     }
     let Some((x, axes)) = fast_axes(a, axis, Dtypes::Real, true) else {

@@ -20,11 +20,11 @@ use crate::error::{ensure_memory, Error, Result};
 use crate::par::{SendPtr, MIN_TASK};
 use crate::plan::{Plan, Walker};
 use crate::select::{copy_valid, finish_picks, plan_picks, COPY_SLACK};
+use crate::select::{median_middles, median_of_middles, Middles, Sealed, MIN_SAMPLED_LANE};
 use crate::select::{
-    median_in_place, quantiles_in_place_with, weighted_quantiles_with, QDtype, QuantileMethod,
+    median_of_scratch, quantiles_in_place_with, weighted_quantiles_with, QDtype, QuantileMethod,
     QuantileScratch, SelectFloat, WeightedQuantileError,
 };
-use crate::select::{median_middles, median_of_middles, Middles, Sealed, MIN_SAMPLED_LANE};
 use crate::Report;
 use half::{bf16, f16};
 use ndarray::{ArrayBase, ArrayD, ArrayViewD, Data, Dimension, IxDyn};
@@ -261,7 +261,7 @@ fn group_copy<E: QuantileElement>(
 }
 
 /// Fills `out` with one lane's statistic from its valid values `vals`
-/// (reordered), or NaN when it has none or a NaN propagates; returns 1 for
+/// (scratch: left in an unspecified state), or NaN when it has none or a NaN propagates; returns 1 for
 /// a lane without values.
 fn lane_result<T, R>(
     vals: &mut [T],
@@ -295,7 +295,7 @@ fn lane_stat<T, R>(
     R: SelectFloat + From<T>,
 {
     match stat {
-        Stat::Median => out[0] = R::from(median_in_place(vals)),
+        Stat::Median => out[0] = R::from(median_of_scratch(vals)),
         Stat::Quantiles(q) => {
             quantiles_in_place_with(vals, q, opts.method, opts.q_dtype, scratch, out)
         }

@@ -18,8 +18,10 @@
 //! far ([`blockwise`]; at most one extra move per value).
 //!
 //! The module also holds the other compress kernels of order statistics:
-//! the NaN-dropping copy of a lane ([`copy_valid`]) and the bracketing
-//! scan of a long lane ([`keep_between`]).
+//! the NaN-dropping copy of a lane ([`copy_valid`]), the bracketing scan of
+//! a long lane ([`keep_between`]) and the partition step that leaves the
+//! two sides in two buffers, without the copy back (`partition_apart`, for
+//! [`super::apart`]).
 
 use core::mem::MaybeUninit;
 
@@ -196,6 +198,27 @@ macro_rules! simd_kernels {
                 None
             }
 
+            /// [`crate::select::apart`]'s partition step by AVX-512 (see
+            /// `avx512::partition_apart`).
+            ///
+            /// # Safety
+            /// [`available`] answered `true`; `src` is readable for `n`
+            /// values; `left_dst` is `src` or disjoint from it and writable
+            /// for `n` values; `right_dst` is `src` or disjoint from it and
+            /// writable for `n + LANES` values (8 for `f64`, 16 for `f32`).
+            #[cfg(target_arch = "x86_64")]
+            #[inline]
+            pub(crate) unsafe fn partition_apart<const INCLUSIVE: bool>(
+                src: *const $t,
+                n: usize,
+                left_dst: *mut $t,
+                right_dst: *mut $t,
+                pivot: $t,
+            ) -> usize {
+                // SAFETY: the caller's contract is the kernel's.
+                unsafe { avx512::partition_apart::<INCLUSIVE>(src, n, left_dst, right_dst, pivot) }
+            }
+
             /// [`super::copy_valid`] by AVX-512 (`dst` has the slack);
             /// `None` without AVX-512.
             #[inline]
@@ -315,6 +338,71 @@ macro_rules! simd_kernels {
                         }
                     }
                     w[left..].copy_from_slice(&spare[..right]);
+                    left
+                }
+
+                /// One pass over the `n` NaN-free values at `src`: per
+                /// vector, the lanes that go left (`x < pivot`, or `<=` when
+                /// `INCLUSIVE`) are compressed and stored at `left_dst`, the
+                /// others at `right_dst`, each behind the values stored
+                /// before (so either may be `src` itself: a store never
+                /// passes the read position). Returns the left count. No
+                /// copy back: the right values stay where they were stored.
+                ///
+                /// # Safety
+                /// The CPU has AVX-512 (F, DQ, BW) and POPCNT; `src` is
+                /// readable for `n` values; `left_dst` is `src` or disjoint
+                /// from it and writable for `n` values; `right_dst` is `src`
+                /// or disjoint from it and writable for `n + LANES` values.
+                #[target_feature(enable = "avx512f,avx512dq,avx512bw,popcnt")]
+                pub(super) unsafe fn partition_apart<const INCLUSIVE: bool>(
+                    src: *const $t,
+                    n: usize,
+                    left_dst: *mut $t,
+                    right_dst: *mut $t,
+                    pivot: $t,
+                ) -> usize {
+                    let p = $set1(pivot);
+                    let goes_left = |valid: $mask, v: $vec| {
+                        if INCLUSIVE {
+                            $mask_cmp::<_CMP_LE_OQ>(valid, v, p)
+                        } else {
+                            $mask_cmp::<_CMP_LT_OQ>(valid, v, p)
+                        }
+                    };
+                    let (mut left, mut right, mut i) = (0usize, 0usize, 0usize);
+                    while i + LANES <= n {
+                        // SAFETY: `i + LANES ≤ n`; `left, right ≤ i`, so a store
+                        // into `src` covers only values already read, and
+                        // `left + LANES ≤ n`, `right + LANES ≤ n + LANES`.
+                        unsafe {
+                            let v = $load(src.add(i));
+                            let m = goes_left(!0, v);
+                            $store(left_dst.add(left), $compress(m, v));
+                            $store(right_dst.add(right), $compress(!m, v));
+                            let count = m.count_ones() as usize;
+                            left += count;
+                            right += LANES - count;
+                        }
+                        i += LANES;
+                    }
+                    let rest = n - i;
+                    if rest > 0 {
+                        let valid = ((1u32 << rest) - 1) as $mask;
+                        // SAFETY: the masked load reads `i..n`; the masked left
+                        // store writes `count ≤ rest` slots from `left ≤ i`,
+                        // inside `..n`; the right store ends below
+                        // `i + LANES ≤ n + LANES`, after every value was read.
+                        unsafe {
+                            let v = $maskz_load(valid, src.add(i));
+                            let m = goes_left(valid, v);
+                            let count = m.count_ones() as usize;
+                            let stored = ((1u32 << count) - 1) as $mask;
+                            $mask_store(left_dst.add(left), stored, $compress(m, v));
+                            $store(right_dst.add(right), $compress(valid & !m, v));
+                            left += count;
+                        }
+                    }
                     left
                 }
 

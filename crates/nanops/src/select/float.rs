@@ -43,6 +43,26 @@ pub(crate) mod sealed {
             None
         }
 
+        /// [`crate::select::apart`]'s partition step by SIMD: the values
+        /// of `src` that go left of `pivot` to `left_dst`, the others to
+        /// `right_dst`; returns the left count.
+        ///
+        /// # Safety
+        /// [`Sealed::simd_available`] answered `true` (the default panics);
+        /// `src` is readable for `n` values; each destination is `src` or
+        /// disjoint from it, `left_dst` writable for `n` values and
+        /// `right_dst` for `n + COPY_SLACK`.
+        #[inline]
+        unsafe fn partition_apart_simd<const INCLUSIVE: bool>(
+            _src: *const Self,
+            _n: usize,
+            _left_dst: *mut Self,
+            _right_dst: *mut Self,
+            _pivot: Self,
+        ) -> usize {
+            unreachable!("no SIMD partition for this type")
+        }
+
         /// Whether this type's SIMD kernels run on this CPU (the methods
         /// above then answer `Some`).
         #[inline]
@@ -82,6 +102,24 @@ pub(crate) mod sealed {
                     dst: &mut [MaybeUninit<$t>],
                 ) -> Option<usize> {
                     $kernels::keep_between(block, lo, hi, below, valid, dst)
+                }
+
+                #[inline]
+                unsafe fn partition_apart_simd<const INCLUSIVE: bool>(
+                    src: *const $t,
+                    n: usize,
+                    left_dst: *mut $t,
+                    right_dst: *mut $t,
+                    pivot: $t,
+                ) -> usize {
+                    #[cfg(target_arch = "x86_64")]
+                    // SAFETY: the caller's contract is the kernel's
+                    // (`COPY_SLACK` covers a vector of either type).
+                    return unsafe {
+                        $kernels::partition_apart::<INCLUSIVE>(src, n, left_dst, right_dst, pivot)
+                    };
+                    #[cfg(not(target_arch = "x86_64"))]
+                    unreachable!("no SIMD partition on this architecture")
                 }
 
                 #[inline]

@@ -1,6 +1,7 @@
 //! Quantiles and medians of one lane by selection on a scratch buffer (never a full sort of
 //! a large lane).
 
+use super::apart::{nth_and_next, MAX_APART};
 use super::float::{contains_nan, SelectFloat};
 use super::method::QuantileMethod;
 use super::nth::{select_nth, small_middles, small_sort};
@@ -235,10 +236,38 @@ pub fn median_in_place<T: SelectFloat>(values: &mut [T]) -> T {
     if n == 0 || contains_nan(values) {
         return T::NAN;
     }
-    let middle = n / 2;
     if let Some((lower, upper)) = small_middles(values) {
         return median_of_middles(n, lower, upper);
     }
+    median_by_selection(values)
+}
+
+/// [`median_in_place`] of a scratch buffer, whose contents afterwards are
+/// unspecified (no longer a permutation): a lane of up to
+/// [`MAX_APART`] values is selected by [`nth_and_next`], without the
+/// in-place partition's copy back.
+pub(crate) fn median_of_scratch<T: SelectFloat>(values: &mut [T]) -> T {
+    let n = values.len();
+    if n == 0 || contains_nan(values) {
+        return T::NAN;
+    }
+    if let Some((lower, upper)) = small_middles(values) {
+        return median_of_middles(n, lower, upper);
+    }
+    if n <= MAX_APART {
+        if let Some((lower, next)) = nth_and_next(values, (n - 1) / 2) {
+            let upper = if n % 2 == 1 { Some(lower) } else { next };
+            return upper.map_or(T::NAN, |upper| median_of_middles(n, lower, upper));
+        }
+    }
+    median_by_selection(values)
+}
+
+/// The median of NaN-free `values` longer than the sorting networks, by
+/// selection in place.
+fn median_by_selection<T: SelectFloat>(values: &mut [T]) -> T {
+    let n = values.len();
+    let middle = n / 2;
     if n % 2 == 1 {
         let (_, median, _) = select_nth(values, middle);
         return *median;

@@ -56,6 +56,7 @@
 //!   through the index clipping, a NaN `q` gives NaN, and a lane that still holds a NaN
 //!   value (the caller should have removed them) gives NaN.
 
+mod apart;
 mod compress;
 mod float;
 mod kernel;
@@ -78,7 +79,9 @@ mod tests;
 pub(crate) use compress::{copy_valid, keep_between, COPY_SLACK};
 pub(crate) use float::sealed::Sealed;
 pub use float::SelectFloat;
-pub(crate) use kernel::{finish_picks, median_of_middles, plan_picks, select_ranks};
+pub(crate) use kernel::{
+    finish_picks, median_of_middles, median_of_scratch, plan_picks, select_ranks,
+};
 pub use kernel::{median_in_place, quantiles_in_place, quantiles_in_place_with, QuantileScratch};
 pub use method::{QuantileMethod, UnknownQuantileMethod};
 pub(crate) use nth::sort_columns;

@@ -3,10 +3,12 @@
 //!
 //! Copying a 1,000-value lane's valid values and selecting its median
 //! partitions about twice the lane's length after the copy. Here an evenly
-//! spaced sample of [`SAMPLE`] values gives two values that bracket the
-//! median with high probability; one SIMD pass ([`keep_between`]) counts the
-//! valid values and those below the bracket and copies only the values
-//! inside it (about a quarter); the median is selected there. The same idea
+//! spaced sample of about `√n` values ([`MIN_SAMPLE`] to [`MAX_SAMPLE`])
+//! gives two values that bracket the median with high probability; one SIMD
+//! pass ([`keep_between`]) counts the valid values and those below the
+//! bracket and copies only the values inside it (two fifths of 1,000 values,
+//! a seventh of 100,000); the median is selected there
+//! ([`super::apart::nth_and_next`] where it is short). The same idea
 //! for long lanes, with a larger sample and several brackets, is
 //! `api::bracket`.
 //!
@@ -14,13 +16,22 @@
 //! data, ties) answers `None` and the caller copies the lane as before, so
 //! the result never depends on the sample, only the time does.
 
+use core::mem::MaybeUninit;
+
+use super::apart::nth_and_next;
 use super::compress::{keep_between, COPY_SLACK};
 use super::float::SelectFloat;
 use super::kernel::least;
 use super::nth::select_nth;
 
-/// Values read for the sample (evenly spaced).
-const SAMPLE: usize = 64;
+/// Fewest values read for the sample (evenly spaced). A lane of `n` gives
+/// about `√n`, so that the sample's two selections cost little beside the
+/// pass over the lane while the bracket narrows as the lane grows (1,000
+/// `f64` values: 32 sampled measured 0.80–0.87 µs against 0.88–0.94 µs
+/// with 64; 100,000 values: 256 sampled 48 µs against 60 µs with 64).
+const MIN_SAMPLE: usize = 32;
+/// Most values read for the sample.
+const MAX_SAMPLE: usize = 256;
 /// Shortest lane that is sampled (a shorter one is copied whole).
 pub(crate) const MIN_SAMPLED_LANE: usize = 256;
 
@@ -59,26 +70,38 @@ pub(crate) fn bracketed_middles<T: SelectFloat>(xs: &[T], kept: &mut Vec<T>) -> 
         return None;
     }
     // The sample: value `step/2 + j·step` for each `j`, NaN dropped.
-    let step = n / SAMPLE;
-    let mut sample = [xs[0]; SAMPLE];
+    // (a float square root: `usize::isqrt` is a software loop)
+    let len = ((n as f64).sqrt() as usize).clamp(MIN_SAMPLE, MAX_SAMPLE);
+    let step = n / len;
+    // Two copies, one for each selection (which leaves its slice scrambled).
+    let mut first = [MaybeUninit::<T>::uninit(); MAX_SAMPLE];
+    let mut second = [MaybeUninit::<T>::uninit(); MAX_SAMPLE];
     let mut s = 0;
-    for x in xs.iter().skip(step / 2).step_by(step).take(SAMPLE) {
-        sample[s] = *x;
+    for x in xs.iter().skip(step / 2).step_by(step).take(len) {
+        first[s].write(*x);
+        second[s].write(*x);
         s += !x.is_nan_value() as usize;
     }
-    if s < SAMPLE / 2 {
+    if s < len / 2 {
         return None;
     }
+    // SAFETY: the first `s` slots of both were written (`s ≤ len ≤ MAX_SAMPLE`).
+    let (first, second) = unsafe {
+        (
+            std::slice::from_raw_parts_mut(first.as_mut_ptr().cast::<T>(), s),
+            std::slice::from_raw_parts_mut(second.as_mut_ptr().cast::<T>(), s),
+        )
+    };
     // The count of sample values below the median is Binomial(s, 1/2):
     // standard deviation √s / 2. The bracket spans two of them each side,
     // plus one rank (a miss costs a copy; a wider bracket keeps more:
     // 2.5 deviations plus two ranks measured 1.05 µs against 0.98 µs for
-    // 1,000 f64 values).
+    // 1,000 f64 values with a 64-value sample).
     let center = s / 2;
     let half_width = (s as f64).sqrt() as usize + 1;
     let (a, b) = (center - half_width, center + half_width);
-    let (left, &mut hi, _) = select_nth(&mut sample[..s], b);
-    let (_, &mut lo, _) = select_nth(left, a);
+    let (hi, _) = nth_and_next(first, b)?;
+    let (lo, _) = nth_and_next(second, a)?;
     kept.clear();
     kept.reserve(n + COPY_SLACK);
     let (mut below, mut valid) = ([0usize; 1], 0usize);
@@ -97,11 +120,17 @@ pub(crate) fn bracketed_middles<T: SelectFloat>(xs: &[T], kept: &mut Vec<T>) -> 
     if valid == 0 || lower_rank < below || upper_rank >= below + inside {
         return None;
     }
-    let (_, &mut lower, right) = select_nth(kept, lower_rank - below);
+    let (lower, next) = match nth_and_next(kept, lower_rank - below) {
+        Some(pair) => pair,
+        None => {
+            let (_, &mut lower, right) = select_nth(kept, lower_rank - below);
+            (lower, least(right))
+        }
+    };
     let upper = if upper_rank == lower_rank {
         lower
     } else {
-        least(right)?
+        next?
     };
     Some(Middles {
         valid,

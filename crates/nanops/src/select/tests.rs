@@ -141,6 +141,17 @@ proptest! {
     }
 
     #[test]
+    fn scratch_median_matches_reference(values in prop::collection::vec(value(), 0..600)) {
+        // lanes up to and past `MAX_APART` (512): up to it,
+        // `median_of_scratch` selects without the in-place partition
+        let mut buffer = values.clone();
+        prop_assert!(same(median_of_scratch(&mut buffer), reference::median(&values)));
+        let v32: Vec<f32> = values.iter().map(|&v| f32::from_f64_nearest(v)).collect();
+        let mut buffer = v32.clone();
+        prop_assert!(same(median_of_scratch(&mut buffer), reference::median(&v32)));
+    }
+
+    #[test]
     fn weighted_match_repeated_sample(
         entries in prop::collection::vec((value(), 0u8..=4), 0..25),
         qs in prop::collection::vec(probability(), 1..6),
