@@ -198,27 +198,6 @@ macro_rules! simd_kernels {
                 None
             }
 
-            /// [`crate::select::apart`]'s partition step by AVX-512 (see
-            /// `avx512::partition_apart`).
-            ///
-            /// # Safety
-            /// [`available`] answered `true`; `src` is readable for `n`
-            /// values; `left_dst` is `src` or disjoint from it and writable
-            /// for `n` values; `right_dst` is `src` or disjoint from it and
-            /// writable for `n + LANES` values (8 for `f64`, 16 for `f32`).
-            #[cfg(target_arch = "x86_64")]
-            #[inline]
-            pub(crate) unsafe fn partition_apart<const INCLUSIVE: bool>(
-                src: *const $t,
-                n: usize,
-                left_dst: *mut $t,
-                right_dst: *mut $t,
-                pivot: $t,
-            ) -> usize {
-                // SAFETY: the caller's contract is the kernel's.
-                unsafe { avx512::partition_apart::<INCLUSIVE>(src, n, left_dst, right_dst, pivot) }
-            }
-
             /// [`super::copy_valid`] by AVX-512 (`dst` has the slack);
             /// `None` without AVX-512.
             #[inline]
@@ -254,9 +233,11 @@ macro_rules! simd_kernels {
                 None
             }
 
-            /// The AVX-512 kernels (callers check `avx512_available`).
+            /// The AVX-512 kernels (callers check `avx512_available`;
+            /// `partition_apart` is called by the sealed `SelectFloat`
+            /// method of the same name).
             #[cfg(target_arch = "x86_64")]
-            mod avx512 {
+            pub(crate) mod avx512 {
                 use super::LANES;
                 use core::mem::MaybeUninit;
                 use std::arch::x86_64::*;
@@ -295,49 +276,13 @@ macro_rules! simd_kernels {
                 ) -> usize {
                     let n = w.len();
                     debug_assert!(spare.len() >= n + LANES);
-                    let (wp, sp) = (w.as_mut_ptr(), spare.as_mut_ptr());
-                    let p = $set1(pivot);
-                    let goes_left = |valid: $mask, v: $vec| {
-                        if INCLUSIVE {
-                            $mask_cmp::<_CMP_LE_OQ>(valid, v, p)
-                        } else {
-                            $mask_cmp::<_CMP_LT_OQ>(valid, v, p)
-                        }
+                    let wp = w.as_mut_ptr();
+                    // SAFETY: the left values go back into `w` itself, the
+                    // right ones to `spare`, disjoint from it and long enough.
+                    let left = unsafe {
+                        partition_apart::<INCLUSIVE>(wp, n, wp, spare.as_mut_ptr(), pivot)
                     };
-                    let (mut left, mut right, mut i) = (0usize, 0usize, 0usize);
-                    while i + LANES <= n {
-                        // SAFETY: `i + LANES ≤ n`; `left ≤ i`, so `left + LANES ≤ n`;
-                        // `right ≤ i`, so `right + LANES ≤ spare.len()`.
-                        unsafe {
-                            let v = $load(wp.add(i));
-                            let m = goes_left(!0, v);
-                            $store(wp.add(left), $compress(m, v));
-                            $store(sp.add(right), $compress(!m, v));
-                            let count = m.count_ones() as usize;
-                            left += count;
-                            right += LANES - count;
-                        }
-                        i += LANES;
-                    }
-                    let rest = n - i;
-                    if rest > 0 {
-                        let valid = ((1u32 << rest) - 1) as $mask;
-                        // SAFETY: the masked load reads slots `i..n`; the masked
-                        // left store writes `count ≤ rest` slots from `left ≤ i`,
-                        // inside `..n`; the right store stays below
-                        // `n + LANES ≤ spare.len()`.
-                        unsafe {
-                            let v = $maskz_load(valid, wp.add(i));
-                            let m = goes_left(valid, v);
-                            let count = m.count_ones() as usize;
-                            let stored = ((1u32 << count) - 1) as $mask;
-                            $mask_store(wp.add(left), stored, $compress(m, v));
-                            $store(sp.add(right), $compress(valid & !m, v));
-                            left += count;
-                            right += rest - count;
-                        }
-                    }
-                    w[left..].copy_from_slice(&spare[..right]);
+                    w[left..].copy_from_slice(&spare[..n - left]);
                     left
                 }
 
@@ -355,7 +300,7 @@ macro_rules! simd_kernels {
                 /// from it and writable for `n` values; `right_dst` is `src`
                 /// or disjoint from it and writable for `n + LANES` values.
                 #[target_feature(enable = "avx512f,avx512dq,avx512bw,popcnt")]
-                pub(super) unsafe fn partition_apart<const INCLUSIVE: bool>(
+                pub(crate) unsafe fn partition_apart<const INCLUSIVE: bool>(
                     src: *const $t,
                     n: usize,
                     left_dst: *mut $t,

@@ -116,7 +116,9 @@ pub(crate) mod sealed {
                     // SAFETY: the caller's contract is the kernel's
                     // (`COPY_SLACK` covers a vector of either type).
                     return unsafe {
-                        $kernels::partition_apart::<INCLUSIVE>(src, n, left_dst, right_dst, pivot)
+                        $kernels::avx512::partition_apart::<INCLUSIVE>(
+                            src, n, left_dst, right_dst, pivot,
+                        )
                     };
                     #[cfg(not(target_arch = "x86_64"))]
                     unreachable!("no SIMD partition on this architecture")
