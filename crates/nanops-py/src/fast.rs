@@ -9,11 +9,14 @@
 //! checks cost a few attribute reads here instead of a dozen Python
 //! operations, which is most of a 1,000-element call.
 
-use crate::dispatch::{dispatch, dispatch_all, dispatch_real, numpy_scalar, PyElement, MAX_NDIM};
-use crate::errors::{guard, KEEP_GIL_BELOW};
-use crate::order::{median_impl, weak_quantile_impl};
-use crate::streaming::{arg_impl, extremum_impl, mean_impl, prod_impl, sum_impl, var_impl};
-use nanops::{Axes, QuantileElement, QuantileMethod, Report};
+use crate::dispatch::{dispatch, dispatch_all, dispatch_real, PyElement, MAX_NDIM};
+use crate::errors::KEEP_GIL_BELOW;
+use crate::order::{median_impl, median_of, weak_quantile_impl};
+use crate::streaming::{
+    arg_impl, arg_of, extremum_impl, extremum_of, mean_impl, mean_of, prod_impl, sum_impl, sum_of,
+    var_impl, var_of,
+};
+use nanops::{Axes, QuantileMethod};
 use ndarray::ArrayView1;
 use numpy::{
     npyffi::PyArray_CheckExact, PyArrayDescrMethods, PyUntypedArray, PyUntypedArrayMethods,
@@ -192,12 +195,6 @@ enum Whole {
     Arg { max: bool },
 }
 
-/// A 0-d report as `(NumPy scalar, whether its slice was degenerate)`.
-fn flagged<'py, T: numpy::Element>(py: Python<'py>, r: Report<T>) -> PyResult<Bound<'py, PyAny>> {
-    let value = numpy_scalar(py, r.values.first().expect("a 0-d result"))?;
-    pair(py, (value, r.degenerate > 0))
-}
-
 impl Whole {
     /// The memory orders whose values the reduction takes as one slice.
     fn order(self) -> Order {
@@ -208,7 +205,8 @@ impl Whole {
     }
 
     /// The reduction of the values `xs` (a whole array), as a NumPy scalar
-    /// or a `(scalar, flag)` pair.
+    /// or a `(scalar, flag)` pair: the general fast path's functions, on a
+    /// 1-d view of the values.
     fn run<'py, E>(self, py: Python<'py>, xs: &[E]) -> PyResult<Bound<'py, PyAny>>
     where
         E: PyElement,
@@ -217,41 +215,12 @@ impl Whole {
         E::Var: numpy::Element,
     {
         let v = ArrayView1::from(xs);
-        let n = xs.len();
         match self {
-            Whole::Sum => {
-                let r = guard(py, n, || nanops::nansum(&v, Axes::All))?;
-                numpy_scalar(py, r.first().expect("a 0-d result"))
-            }
-            Whole::Mean => flagged(py, guard(py, n, || nanops::nanmean_report(&v, Axes::All))?),
-            Whole::Var { ddof, std: false } => flagged(
-                py,
-                guard(py, n, || nanops::nanvar_report(&v, Axes::All, ddof))?,
-            ),
-            Whole::Var { ddof, std: true } => flagged(
-                py,
-                guard(py, n, || nanops::nanstd_report(&v, Axes::All, ddof))?,
-            ),
-            Whole::Extremum { max } => flagged(
-                py,
-                guard(py, n, || {
-                    if max {
-                        nanops::nanmax_report(&v, Axes::All)
-                    } else {
-                        nanops::nanmin_report(&v, Axes::All)
-                    }
-                })?,
-            ),
-            Whole::Arg { max } => {
-                let r = guard(py, n, || {
-                    if max {
-                        nanops::nanargmax(&v, None)
-                    } else {
-                        nanops::nanargmin(&v, None)
-                    }
-                })?;
-                numpy_scalar(py, &(*r.first().expect("a 0-d result") as i64))
-            }
+            Whole::Sum => sum_of(py, &v, Axes::All, true),
+            Whole::Mean => pair(py, mean_of(py, &v, Axes::All, true)?),
+            Whole::Var { ddof, std } => pair(py, var_of(py, &v, Axes::All, ddof, std, true)?),
+            Whole::Extremum { max } => pair(py, extremum_of(py, &v, Axes::All, max, true)?),
+            Whole::Arg { max } => arg_of(py, &v, None, max, true),
         }
     }
 
@@ -263,20 +232,6 @@ impl Whole {
             WholeFloat::F32(xs) => self.run(a.py(), xs),
         })
     }
-}
-
-/// `nanmedian(a)` (after [`warn_all_nan`] for an all-NaN `a`) of the
-/// values of a whole float array ([`whole_slice`]).
-fn whole_median<'py, E>(py: Python<'py>, xs: &[E]) -> PyResult<Bound<'py, PyAny>>
-where
-    E: numpy::Element + QuantileElement<Value = E>,
-{
-    let view = ArrayView1::from(xs);
-    let r = guard(py, xs.len(), || {
-        nanops::median_report(&view, Axes::All, true)
-    })?;
-    warn_all_nan(py, r.degenerate)?;
-    numpy_scalar(py, r.values.first().expect("a 0-d result"))
 }
 
 /// NumPy's `RuntimeWarning: All-NaN slice encountered`, `count` times,
@@ -438,18 +393,19 @@ fn fast_nanmedian<'py>(
     a: &Bound<'py, PyAny>,
     axis: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    if axis.is_none() {
-        match whole_slice(a, Order::Any) {
-            Some(WholeFloat::F64(xs)) => return whole_median(a.py(), xs),
-            Some(WholeFloat::F32(xs)) => return whole_median(a.py(), xs),
-            None => {}
+    let py = a.py();
+    let whole = axis.is_none().then(|| whole_slice(a, Order::Any)).flatten();
+    let (values, empty) = match whole {
+        Some(WholeFloat::F64(xs)) => median_of(py, &ArrayView1::from(xs), Axes::All, true, true)?,
+        Some(WholeFloat::F32(xs)) => median_of(py, &ArrayView1::from(xs), Axes::All, true, true)?,
+        None => {
+            let Some((x, axes)) = fast_axes(a, axis, Dtypes::Real, true) else {
+                return declined(a);
+            };
+            dispatch_real!(&x, median_impl(axes, true, true))?
         }
-    }
-    let Some((x, axes)) = fast_axes(a, axis, Dtypes::Real, true) else {
-        return declined(a);
     };
-    let (values, empty) = dispatch_real!(&x, median_impl(axes, true, true))?;
-    warn_all_nan(a.py(), empty)?;
+    warn_all_nan(py, empty)?;
     Ok(values)
 }
 

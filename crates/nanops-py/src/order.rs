@@ -3,7 +3,8 @@
 use crate::dispatch::{check_ndim, dispatch, dispatch_real, readonly, PyElement};
 use crate::errors::guard;
 use nanops::select::SelectFloat;
-use nanops::{QDtype, QuantileElement, QuantileMethod, QuantileOptions};
+use nanops::{Axes, QDtype, QuantileElement, QuantileMethod, QuantileOptions};
+use ndarray::{ArrayView, Dimension};
 use numpy::{PyArray, PyReadonlyArrayDyn, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -91,13 +92,26 @@ where
     E::Value: numpy::Element,
 {
     let ro = readonly::<E>(a)?;
-    let v = ro.as_array();
-    let r = guard(a.py(), a.len(), || {
-        nanops::median_report(&v, axes, ignore_nan)
-    })?;
+    median_of(a.py(), &ro.as_array(), Axes::from(axes), ignore_nan, scalar)
+}
+
+/// [`median_impl`] of a view.
+pub(crate) fn median_of<'py, E, D>(
+    py: Python<'py>,
+    v: &ArrayView<'_, E, D>,
+    axes: Axes,
+    ignore_nan: bool,
+    scalar: bool,
+) -> PyResult<(Bound<'py, PyAny>, usize)>
+where
+    E: PyElement + QuantileElement,
+    E::Value: numpy::Element,
+    D: Dimension,
+{
+    let r = guard(py, v.len(), || nanops::median_report(v, axes, ignore_nan))?;
     let values = match r.values.first() {
-        Some(x) if scalar && r.values.ndim() == 0 => crate::dispatch::numpy_scalar(a.py(), x)?,
-        _ => PyArray::from_owned_array(a.py(), r.values).into_any(),
+        Some(x) if scalar && r.values.ndim() == 0 => crate::dispatch::numpy_scalar(py, x)?,
+        _ => PyArray::from_owned_array(py, r.values).into_any(),
     };
     Ok((values, r.degenerate))
 }

@@ -3,7 +3,7 @@
 use crate::dispatch::{dispatch_all, readonly, PyElement};
 use crate::errors::guard;
 use nanops::{Axes, Report};
-use ndarray::ArrayD;
+use ndarray::{ArrayD, ArrayView, Dimension};
 use numpy::{PyArray, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 
@@ -25,9 +25,11 @@ fn flagged<'py, T: numpy::Element>(py: Python<'py>, r: Report<T>, scalar: bool) 
     Ok((to_py(py, r.values, scalar)?, r.degenerate > 0))
 }
 
-/// Defines `$name_impl::<E>` running `$call(&view, axes)` and returning the array.
+/// Defines `$name_impl::<E>` (the array borrowed, then `$of_name`) and
+/// `$of_name::<E, D>` running `$call(&view, axes)` and returning the array
+/// (the `_of` form also serves the whole-array fast path of `fast.rs`).
 macro_rules! plain {
-    ($impl_name:ident, $call:path, $out:ident) => {
+    ($impl_name:ident, $of_name:ident, $call:path, $out:ident) => {
         pub(crate) fn $impl_name<'py, E: PyElement>(
             a: &Bound<'py, PyUntypedArray>,
             axes: Vec<usize>,
@@ -37,14 +39,25 @@ macro_rules! plain {
             E::$out: numpy::Element,
         {
             let ro = readonly::<E>(a)?;
-            let v = ro.as_array();
-            let r = guard(a.py(), a.len(), || $call(&v, Axes::from(axes)))?;
-            to_py(a.py(), r, scalar)
+            $of_name(a.py(), &ro.as_array(), Axes::from(axes), scalar)
+        }
+
+        pub(crate) fn $of_name<'py, E: PyElement, D: Dimension>(
+            py: Python<'py>,
+            v: &ArrayView<'_, E, D>,
+            axes: Axes,
+            scalar: bool,
+        ) -> Out<'py>
+        where
+            E::$out: numpy::Element,
+        {
+            let r = guard(py, v.len(), || $call(v, axes))?;
+            to_py(py, r, scalar)
         }
     };
 }
-plain!(sum_impl, nanops::nansum, Sum);
-plain!(prod_impl, nanops::nanprod, Sum);
+plain!(sum_impl, sum_of, nanops::nansum, Sum);
+plain!(prod_impl, prod_of, nanops::nanprod, Sum);
 
 fn count_impl<'py, E: PyElement>(a: &Bound<'py, PyUntypedArray>, axes: Vec<usize>) -> Out<'py> {
     let ro = readonly::<E>(a)?;
@@ -62,11 +75,21 @@ where
     E::Mean: numpy::Element,
 {
     let ro = readonly::<E>(a)?;
-    let v = ro.as_array();
-    let r = guard(a.py(), a.len(), || {
-        nanops::nanmean_report(&v, Axes::from(axes))
-    })?;
-    flagged(a.py(), r, scalar)
+    mean_of(a.py(), &ro.as_array(), Axes::from(axes), scalar)
+}
+
+/// [`mean_impl`] of a view.
+pub(crate) fn mean_of<'py, E: PyElement, D: Dimension>(
+    py: Python<'py>,
+    v: &ArrayView<'_, E, D>,
+    axes: Axes,
+    scalar: bool,
+) -> Flagged<'py>
+where
+    E::Mean: numpy::Element,
+{
+    let r = guard(py, v.len(), || nanops::nanmean_report(v, axes))?;
+    flagged(py, r, scalar)
 }
 
 pub(crate) fn var_impl<'py, E: PyElement>(
@@ -80,15 +103,29 @@ where
     E::Var: numpy::Element,
 {
     let ro = readonly::<E>(a)?;
-    let v = ro.as_array();
-    let r = guard(a.py(), a.len(), || {
+    var_of(a.py(), &ro.as_array(), Axes::from(axes), ddof, std, scalar)
+}
+
+/// [`var_impl`] of a view.
+pub(crate) fn var_of<'py, E: PyElement, D: Dimension>(
+    py: Python<'py>,
+    v: &ArrayView<'_, E, D>,
+    axes: Axes,
+    ddof: f64,
+    std: bool,
+    scalar: bool,
+) -> Flagged<'py>
+where
+    E::Var: numpy::Element,
+{
+    let r = guard(py, v.len(), || {
         if std {
-            nanops::nanstd_report(&v, Axes::from(axes), ddof)
+            nanops::nanstd_report(v, axes, ddof)
         } else {
-            nanops::nanvar_report(&v, Axes::from(axes), ddof)
+            nanops::nanvar_report(v, axes, ddof)
         }
     })?;
-    flagged(a.py(), r, scalar)
+    flagged(py, r, scalar)
 }
 
 pub(crate) fn extremum_impl<'py, E: PyElement>(
@@ -98,15 +135,25 @@ pub(crate) fn extremum_impl<'py, E: PyElement>(
     scalar: bool,
 ) -> Flagged<'py> {
     let ro = readonly::<E>(a)?;
-    let v = ro.as_array();
-    let r = guard(a.py(), a.len(), || {
+    extremum_of(a.py(), &ro.as_array(), Axes::from(axes), max, scalar)
+}
+
+/// [`extremum_impl`] of a view.
+pub(crate) fn extremum_of<'py, E: PyElement, D: Dimension>(
+    py: Python<'py>,
+    v: &ArrayView<'_, E, D>,
+    axes: Axes,
+    max: bool,
+    scalar: bool,
+) -> Flagged<'py> {
+    let r = guard(py, v.len(), || {
         if max {
-            nanops::nanmax_report(&v, Axes::from(axes))
+            nanops::nanmax_report(v, axes)
         } else {
-            nanops::nanmin_report(&v, Axes::from(axes))
+            nanops::nanmin_report(v, axes)
         }
     })?;
-    flagged(a.py(), r, scalar)
+    flagged(py, r, scalar)
 }
 
 pub(crate) fn arg_impl<'py, E: PyElement>(
@@ -116,15 +163,25 @@ pub(crate) fn arg_impl<'py, E: PyElement>(
     scalar: bool,
 ) -> Out<'py> {
     let ro = readonly::<E>(a)?;
-    let v = ro.as_array();
-    let r = guard(a.py(), a.len(), || {
+    arg_of(a.py(), &ro.as_array(), axis, max, scalar)
+}
+
+/// [`arg_impl`] of a view.
+pub(crate) fn arg_of<'py, E: PyElement, D: Dimension>(
+    py: Python<'py>,
+    v: &ArrayView<'_, E, D>,
+    axis: Option<isize>,
+    max: bool,
+    scalar: bool,
+) -> Out<'py> {
+    let r = guard(py, v.len(), || {
         if max {
-            nanops::nanargmax(&v, axis)
+            nanops::nanargmax(v, axis)
         } else {
-            nanops::nanargmin(&v, axis)
+            nanops::nanargmin(v, axis)
         }
     })?;
-    to_py(a.py(), r.mapv(|i| i as i64), scalar)
+    to_py(py, r.mapv(|i| i as i64), scalar)
 }
 
 fn cumulative_impl<'py, E: PyElement>(

@@ -261,8 +261,8 @@ fn group_copy<E: QuantileElement>(
 }
 
 /// Fills `out` with one lane's statistic from its valid values `vals`
-/// (scratch: left in an unspecified state), or NaN when it has none or a NaN propagates; returns 1 for
-/// a lane without values.
+/// (scratch: left in an unspecified state), or NaN when it has none or a
+/// NaN propagates; returns 1 for a lane without values.
 fn lane_result<T, R>(
     vals: &mut [T],
     has_nan: bool,
