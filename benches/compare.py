@@ -108,6 +108,14 @@ class Evictor:
         np.maximum.reduce(self.buf)
 
 
+def warm_batch(fn: Callable[[], object], calls: int = 10) -> float:
+    """Mean seconds per call of `calls` back-to-back calls of `fn`."""
+    t0 = time.perf_counter()
+    for _ in range(calls):
+        fn()
+    return (time.perf_counter() - t0) / calls
+
+
 def timings(fns: dict[str, Callable[[], object]], repeats: int, budget: float,
             before: Callable[[], None] | None = None) -> dict[str, float]:
     """Median seconds per call of each function, measured interleaved.
@@ -134,12 +142,13 @@ def timings(fns: dict[str, Callable[[], object]], repeats: int, budget: float,
         fn()
         first = time.perf_counter() - t0
         samples[name] = [first] if first > budget else []
-        if first < 1e-3:
-            # calibrate on warm calls: a first call can be many times slower
-            t0 = time.perf_counter()
-            for _ in range(10):
-                fn()
-            first = (time.perf_counter() - t0) / 10
+        if first < 1e-2:
+            # calibrate on warm calls (a first call can be many times
+            # slower, e.g. numba's dispatch): the fastest of three batches
+            # of ten, since one batch can catch a pause of the machine, and
+            # a sub-microsecond call then timed alone (inner loop of 1) reads
+            # the clock's own cost as its time, 2-4x too slow for a whole row
+            first = min(warm_batch(fn) for _ in range(3))
         inner[name] = max(1, int(2e-3 / max(first, 1e-7))) if first < 1e-4 else 1
     if all(n > 1 for n in inner.values()):
         # tiny calls: rounds take milliseconds, so take many more of them,
