@@ -110,6 +110,7 @@ impl<E: Element, const MAX: bool> Reducer<E> for ArgReducer<MAX> {
         st.seen += xs.len();
     }
     const SHORT: bool = true;
+    const PREFETCH_SHORT: bool = true;
     /// The lane's extremum as a tree (a NaN loses to anything), then the
     /// first position holding a value equal to it: the first extremum, as a
     /// scan finds it (`0.0` and `-0.0` tie).

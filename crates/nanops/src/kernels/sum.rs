@@ -133,6 +133,7 @@ impl<E: Element> Reducer<E> for SumReducer {
         sum_into(st, xs, E::to_acc);
     }
     const SHORT: bool = true;
+    const PREFETCH_SHORT: bool = true;
     #[inline(always)]
     fn short_state<const L: usize>(&self, xs: &[E; L]) -> Self::State {
         Sum::of(short_sum(xs, E::to_acc).0)
@@ -322,6 +323,7 @@ impl<E: Element> Reducer<E> for MeanReducer {
         st.1 .0 += sum_into(&mut st.0, xs, E::to_float);
     }
     const SHORT: bool = true;
+    const PREFETCH_SHORT: bool = true;
     #[inline(always)]
     fn short_state<const L: usize>(&self, xs: &[E; L]) -> Self::State {
         let (sum, valid) = short_sum(xs, E::to_float);

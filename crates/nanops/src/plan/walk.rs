@@ -2,7 +2,7 @@
 
 use super::{Dim, Plan, Strategy};
 use crate::element::Element;
-use crate::kernels::{Reducer, COL_TILE, ROW_BLOCK};
+use crate::kernels::{prefetch_ahead, Reducer, COL_TILE, ROW_BLOCK};
 
 /// Values gathered per kernel call by [`Strategy::Gather`].
 const GATHER: usize = 1024;
@@ -146,6 +146,22 @@ fn transpose_rows<E: Copy>(rows: &[E], len: usize, block: &mut [E]) {
         }
     }
     by_short_len!(len, fixed::<E>(rows, block))
+}
+
+/// Bytes of short lanes reduced between two rounds of prefetch requests
+/// (for the reducers whose [`Reducer::PREFETCH_SHORT`] is set).
+const SHORT_BLOCK_BYTES: usize = 2048;
+
+/// Hints that the cache lines of `xs`, moved on by [`prefetch_ahead`]'s
+/// distance, will be read soon.
+#[inline(always)]
+fn prefetch_lines_ahead<E>(xs: &[E]) {
+    let bytes = std::mem::size_of_val(xs);
+    let mut off = 0;
+    while off < bytes {
+        prefetch_ahead(xs.as_ptr().wrapping_byte_add(off));
+        off += 64;
+    }
 }
 
 /// Hints that the cache line at `p` will be read soon (no-op off x86-64).
@@ -405,9 +421,24 @@ impl<'a, E: Element> Walker<'a, E> {
                     let rows = w.slice(odo.offset, run * L);
                     // SAFETY: outputs `j..j + run` lie in `out` (caller).
                     let out = unsafe { std::slice::from_raw_parts_mut(out.add(j), run) };
-                    for (slot, lane) in out.iter_mut().zip(rows.chunks_exact(L)) {
-                        let lane = lane.try_into().expect("chunks of L");
-                        *slot = one::<E, R, L>(r, lane, &mut degenerate);
+                    // lanes in blocks, each block asking for the memory of a
+                    // later one: the hardware prefetcher alone leaves the
+                    // reads of main memory and the lanes' work one after the
+                    // other (a cheap reducer's own choice: the extra loop
+                    // slows the heavier lane kernels when the input is cached)
+                    let block = if R::PREFETCH_SHORT {
+                        (SHORT_BLOCK_BYTES / (L * std::mem::size_of::<E>())).max(1)
+                    } else {
+                        run.max(1)
+                    };
+                    for (outs, rows) in out.chunks_mut(block).zip(rows.chunks(block * L)) {
+                        if R::PREFETCH_SHORT {
+                            prefetch_lines_ahead(rows);
+                        }
+                        for (slot, lane) in outs.iter_mut().zip(rows.chunks_exact(L)) {
+                            let lane = lane.try_into().expect("chunks of L");
+                            *slot = one::<E, R, L>(r, lane, &mut degenerate);
+                        }
                     }
                 } else {
                     let mut dst = Odometer::new(&out_dims, w.plan.out_base, j);
