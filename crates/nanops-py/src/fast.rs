@@ -132,15 +132,22 @@ enum WholeFloat<'a> {
 }
 
 /// The values of a whole array `a` as one slice, for the calls that reduce
-/// all of it: an exact, non-empty `float64` or `float32` ndarray in native
-/// byte order, aligned and contiguous in `order`, small enough to be read
-/// with the GIL held ([`KEEP_GIL_BELOW`], as [`crate::dispatch::readonly`]
-/// does). `None` otherwise. No typed cast and no `ndarray` view of the
+/// all of it (`axis` is `None`): an exact, non-empty `float64` or `float32`
+/// ndarray in native byte order, aligned and contiguous in `order`, small
+/// enough to be read with the GIL held ([`KEEP_GIL_BELOW`], as
+/// [`crate::dispatch::readonly`] does). `None` otherwise. No typed cast and no `ndarray` view of the
 /// `numpy` crate: half the cost of a 1,000-value median call. The core
 /// reduces a whole contiguous array as one lane in memory order whatever its
 /// view's shape, so the result is the general path's, bit for bit.
-fn whole_slice<'a>(a: &'a Bound<'_, PyAny>, order: Order) -> Option<WholeFloat<'a>> {
+fn whole_slice<'a>(
+    a: &'a Bound<'_, PyAny>,
+    axis: &Bound<'_, PyAny>,
+    order: Order,
+) -> Option<WholeFloat<'a>> {
     use numpy::npyffi::NPY_TYPES as T;
+    if !axis.is_none() {
+        return None;
+    }
     // SAFETY: `a` is a valid object pointer; the check only reads its type.
     if unsafe { PyArray_CheckExact(a.py(), a.as_ptr()) } == 0 {
         return None;
@@ -225,9 +232,13 @@ impl Whole {
     }
 
     /// The reduction of a whole `float64` or `float32` array that
-    /// [`whole_slice`] takes; `None` for any other input.
-    fn try_run<'py>(self, a: &Bound<'py, PyAny>) -> Option<PyResult<Bound<'py, PyAny>>> {
-        Some(match whole_slice(a, self.order())? {
+    /// [`whole_slice`] takes; `None` for any other input or axis.
+    fn try_run<'py>(
+        self,
+        a: &Bound<'py, PyAny>,
+        axis: &Bound<'py, PyAny>,
+    ) -> Option<PyResult<Bound<'py, PyAny>>> {
+        Some(match whole_slice(a, axis, self.order())? {
             WholeFloat::F64(xs) => self.run(a.py(), xs),
             WholeFloat::F32(xs) => self.run(a.py(), xs),
         })
@@ -287,10 +298,8 @@ fn fast_nansum<'py>(
     a: &Bound<'py, PyAny>,
     axis: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    if axis.is_none() {
-        if let Some(result) = Whole::Sum.try_run(a) {
-            return result;
-        }
+    if let Some(result) = Whole::Sum.try_run(a, axis) {
+        return result;
     }
     let Some((x, axes)) = fast_axes(a, axis, Dtypes::Kernel, false) else {
         return declined(a);
@@ -316,10 +325,8 @@ fn fast_nanmean<'py>(
     a: &Bound<'py, PyAny>,
     axis: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    if axis.is_none() {
-        if let Some(result) = Whole::Mean.try_run(a) {
-            return result;
-        }
+    if let Some(result) = Whole::Mean.try_run(a, axis) {
+        return result;
     }
     let Some((x, axes)) = fast_axes(a, axis, Dtypes::Inexact, false) else {
         return declined(a);
@@ -336,10 +343,8 @@ fn fast_nanvar<'py>(
     ddof: f64,
     std: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
-    if axis.is_none() {
-        if let Some(result) = (Whole::Var { ddof, std }).try_run(a) {
-            return result;
-        }
+    if let Some(result) = (Whole::Var { ddof, std }).try_run(a, axis) {
+        return result;
     }
     let Some((x, axes)) = fast_axes(a, axis, Dtypes::Inexact, false) else {
         return declined(a);
@@ -356,10 +361,8 @@ fn fast_nanextremum<'py>(
     axis: &Bound<'py, PyAny>,
     max: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
-    if axis.is_none() {
-        if let Some(result) = (Whole::Extremum { max }).try_run(a) {
-            return result;
-        }
+    if let Some(result) = (Whole::Extremum { max }).try_run(a, axis) {
+        return result;
     }
     let Some((x, axes)) = fast_axes(a, axis, Dtypes::Kernel, true) else {
         return declined(a);
@@ -375,10 +378,8 @@ fn fast_nanarg<'py>(
     axis: &Bound<'py, PyAny>,
     max: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
-    if axis.is_none() {
-        if let Some(result) = (Whole::Arg { max }).try_run(a) {
-            return result;
-        }
+    if let Some(result) = (Whole::Arg { max }).try_run(a, axis) {
+        return result;
     }
     let Some((x, ax)) = fast_input(a, axis, Dtypes::Kernel).filter(|(x, _)| x.len() > 0) else {
         return declined(a);
@@ -394,8 +395,7 @@ fn fast_nanmedian<'py>(
     axis: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let py = a.py();
-    let whole = axis.is_none().then(|| whole_slice(a, Order::Any)).flatten();
-    let (values, empty) = match whole {
+    let (values, empty) = match whole_slice(a, axis, Order::Any) {
         Some(WholeFloat::F64(xs)) => median_of(py, &ArrayView1::from(xs), Axes::All, true, true)?,
         Some(WholeFloat::F32(xs)) => median_of(py, &ArrayView1::from(xs), Axes::All, true, true)?,
         None => {
