@@ -233,7 +233,7 @@ fn scan_block<E: QuantileElement, const K: usize>(
     if let Some(values) = E::as_values(block) {
         let mut counts = [0usize; K];
         let spare = inside.spare_capacity_mut();
-        if let Some(kept) = keep_between(values, &l, &h, &mut counts, valid, spare) {
+        if let Some(kept) = keep_between(values, &l, &h, &mut counts, Some(valid), spare) {
             // SAFETY: `keep_between` wrote the first `kept` spare slots.
             unsafe { inside.set_len(start + kept) };
             for (b, c) in below.iter_mut().zip(counts) {

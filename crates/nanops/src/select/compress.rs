@@ -101,19 +101,20 @@ pub(crate) fn copy_valid<T: SelectFloat>(src: &[T], dst: &mut [MaybeUninit<T>]) 
     T::copy_valid_simd(src, dst)
 }
 
-/// One block of the bracketing pass of a long lane's quantiles: adds the
-/// non-NaN values of `block` to `valid` and, for each bracket
-/// `lo[i]..=hi[i]`, those below `lo[i]` to `below[i]`, and writes the values
-/// inside some bracket, in order, to the front of `dst`; returns how many.
-/// `None` where there is no SIMD version for the type or CPU, or `dst` is
-/// shorter than `block.len() + COPY_SLACK`: the caller then scans by value.
+/// One block of a bracketing pass: adds, for each bracket `lo[i]..=hi[i]`,
+/// the values of `block` below `lo[i]` to `below[i]` and, when `valid` is
+/// given, the non-NaN values to it (`None` for a block known to be NaN-free:
+/// the pass is then cheaper), and writes the values inside some bracket, in
+/// order, to the front of `dst`; returns how many. `None` where there is no
+/// SIMD version for the type or CPU, or `dst` is shorter than `block.len() +
+/// COPY_SLACK`: the caller then scans by value.
 #[inline]
 pub(crate) fn keep_between<T: SelectFloat, const K: usize>(
     block: &[T],
     lo: &[T; K],
     hi: &[T; K],
     below: &mut [usize; K],
-    valid: &mut usize,
+    valid: Option<&mut usize>,
     dst: &mut [MaybeUninit<T>],
 ) -> Option<usize> {
     if dst.len() < block.len() + COPY_SLACK {
@@ -220,14 +221,19 @@ macro_rules! simd_kernels {
                 lo: &[$t; K],
                 hi: &[$t; K],
                 below: &mut [usize; K],
-                valid: &mut usize,
+                valid: Option<&mut usize>,
                 dst: &mut [MaybeUninit<$t>],
             ) -> Option<usize> {
                 debug_assert!(dst.len() >= block.len() + super::COPY_SLACK);
                 #[cfg(target_arch = "x86_64")]
                 if super::avx512_available() {
                     // SAFETY: AVX-512 is available; the caller gave the slack.
-                    return Some(unsafe { avx512::keep_between(block, lo, hi, below, valid, dst) });
+                    return Some(unsafe {
+                        match valid {
+                            Some(valid) => avx512::keep_between::<K, true>(block, lo, hi, below, valid, dst),
+                            None => avx512::keep_between::<K, false>(block, lo, hi, below, &mut 0, dst),
+                        }
+                    });
                 }
                 let _ = (block, lo, hi, below, valid, dst);
                 None
@@ -383,15 +389,17 @@ macro_rules! simd_kernels {
                 }
 
                 /// [`super::keep_between`]: per vector, one compare per bracket
-                /// end, counts kept in vector lanes (a masked add each, so no
-                /// popcount per bracket; lane counts of `$int`), and the
-                /// compressed values inside stored as a whole vector.
+                /// end, counts by popcount (one bracket) or in vector lanes
+                /// of `$int` (several; see the comment in the body), and the
+                /// compressed values inside stored as a whole vector. The
+                /// non-NaN values are counted into `valid` only when
+                /// `COUNT_VALID` (a NaN-free block skips that compare and add).
                 ///
                 /// # Safety
                 /// The CPU has AVX-512 (F, DQ, BW) and POPCNT;
                 /// `dst.len() ≥ block.len() + LANES`.
                 #[target_feature(enable = "avx512f,avx512dq,avx512bw,popcnt")]
-                pub(super) unsafe fn keep_between<const K: usize>(
+                pub(super) unsafe fn keep_between<const K: usize, const COUNT_VALID: bool>(
                     block: &[$t],
                     lo: &[$t; K],
                     hi: &[$t; K],
@@ -406,9 +414,18 @@ macro_rules! simd_kernels {
                     for i in 0..K {
                         (l[i], h[i]) = ($set1(lo[i]), $set1(hi[i]));
                     }
+                    // Per bracket, the values at or above `lo[i]` are counted
+                    // (its mask is also the keep test's): those below are the
+                    // valid ones less these. One bracket counts by popcount of
+                    // the masks (a `kmov` on port 0): a masked vector add
+                    // compiles to a mask-to-vector move on port 5, where the
+                    // compares and the compress queue. Several count in
+                    // vector lanes: LLVM turns their popcounts into one
+                    // slower vector popcount.
                     let one = $set1_int(1);
                     let zero = _mm512_setzero_si512();
-                    let (mut under_count, mut valid_count) = ([zero; K], zero);
+                    let (mut at_least_lanes, mut valid_lanes) = ([zero; K], zero);
+                    let (mut at_least_count, mut vector_valid) = ([0usize; K], 0usize);
                     let mut end = 0usize;
                     let mut chunks = block.chunks_exact(LANES);
                     for chunk in &mut chunks {
@@ -417,25 +434,39 @@ macro_rules! simd_kernels {
                         // below `dst.len()`.
                         unsafe {
                             let v = $load(chunk.as_ptr());
-                            let is_valid = is_valid(v);
-                            valid_count = $mask_add(valid_count, is_valid, valid_count, one);
+                            if COUNT_VALID && K == 1 {
+                                vector_valid += is_valid(v).count_ones() as usize;
+                            } else if COUNT_VALID {
+                                valid_lanes = $mask_add(valid_lanes, is_valid(v), valid_lanes, one);
+                            }
                             let mut keep: $mask = 0;
                             for i in 0..K {
-                                let under = $cmp::<_CMP_LT_OQ>(v, l[i]);
-                                under_count[i] = $mask_add(under_count[i], under, under_count[i], one);
-                                // valid and not under: at or above lo[i]
-                                keep |= $mask_cmp::<_CMP_LE_OQ>(is_valid & !under, v, h[i]);
+                                // ordered compares: NaN is neither counted nor kept
+                                let at_least = $cmp::<_CMP_GE_OQ>(v, l[i]);
+                                if K == 1 {
+                                    at_least_count[i] += at_least.count_ones() as usize;
+                                } else {
+                                    at_least_lanes[i] =
+                                        $mask_add(at_least_lanes[i], at_least, at_least_lanes[i], one);
+                                }
+                                keep |= $mask_cmp::<_CMP_LE_OQ>(at_least, v, h[i]);
                             }
                             $store(dp.add(end), $compress(keep, v));
                             end += keep.count_ones() as usize;
                         }
                     }
+                    vector_valid += if COUNT_VALID {
+                        $reduce_add(valid_lanes) as usize
+                    } else {
+                        block.len() - chunks.remainder().len()
+                    };
                     for i in 0..K {
-                        below[i] += $reduce_add(under_count[i]) as usize;
+                        let at_least = at_least_count[i] + $reduce_add(at_least_lanes[i]) as usize;
+                        below[i] += vector_valid - at_least;
                     }
-                    *valid += $reduce_add(valid_count) as usize;
+                    *valid += vector_valid;
                     for &x in chunks.remainder() {
-                        *valid += !x.is_nan() as usize;
+                        *valid += (COUNT_VALID && !x.is_nan()) as usize;
                         let mut keep = false;
                         for i in 0..K {
                             below[i] += (x < lo[i]) as usize;
@@ -594,7 +625,8 @@ mod tests {
 
     /// `keep_between` against a scalar scan: counts below each bracket and
     /// the kept values in order, for values on the bracket ends, ±0, ±inf,
-    /// NaN, empty padding brackets, and lengths around the vector widths.
+    /// NaN, empty padding brackets, and lengths around the vector widths;
+    /// with the valid values counted, and without on the block less its NaN.
     fn keeps_what_a_scan_keeps<T: SelectFloat, const K: usize>(
         palette: &[T],
         lo: [T; K],
@@ -610,29 +642,38 @@ mod tests {
                     palette[(x % palette.len() as u64) as usize]
                 })
                 .collect();
-            let mut want_below = [0usize; K];
-            let mut want = Vec::new();
-            let want_valid = block.iter().filter(|v| !v.is_nan_value()).count();
-            for &v in &block {
-                for i in 0..K {
-                    want_below[i] += (v < lo[i]) as usize;
+            let nan_free: Vec<T> = block
+                .iter()
+                .copied()
+                .filter(|v| !v.is_nan_value())
+                .collect();
+            for (block, count_valid) in [(&block, true), (&nan_free, false)] {
+                let mut want_below = [0usize; K];
+                let mut want = Vec::new();
+                let want_valid = block.iter().filter(|v| !v.is_nan_value()).count();
+                for &v in block {
+                    for i in 0..K {
+                        want_below[i] += (v < lo[i]) as usize;
+                    }
+                    if (0..K).any(|i| v >= lo[i] && v <= hi[i]) {
+                        want.push(v.to_f64_exact().to_bits());
+                    }
                 }
-                if (0..K).any(|i| v >= lo[i] && v <= hi[i]) {
-                    want.push(v.to_f64_exact().to_bits());
+                let (mut below, mut valid) = ([7usize; K], 3usize);
+                let mut dst = vec![MaybeUninit::new(palette[0]); n + COPY_SLACK];
+                let counted = count_valid.then_some(&mut valid);
+                if let Some(end) = keep_between(block, &lo, &hi, &mut below, counted, &mut dst) {
+                    // SAFETY: the buffer was initialised.
+                    let got: Vec<u64> = dst[..end]
+                        .iter()
+                        .map(|v| unsafe { v.assume_init() }.to_f64_exact().to_bits())
+                        .collect();
+                    assert_eq!(got, want, "n {n}");
+                    let want_below = want_below.map(|b| b + 7);
+                    assert_eq!(below, want_below, "n {n}");
+                    let want_valid = if count_valid { want_valid + 3 } else { 3 };
+                    assert_eq!(valid, want_valid, "n {n}");
                 }
-            }
-            let (mut below, mut valid) = ([7usize; K], 3usize);
-            let mut dst = vec![MaybeUninit::new(palette[0]); n + COPY_SLACK];
-            if let Some(end) = keep_between(&block, &lo, &hi, &mut below, &mut valid, &mut dst) {
-                // SAFETY: the buffer was initialised.
-                let got: Vec<u64> = dst[..end]
-                    .iter()
-                    .map(|v| unsafe { v.assume_init() }.to_f64_exact().to_bits())
-                    .collect();
-                assert_eq!(got, want, "n {n}");
-                let want_below = want_below.map(|b| b + 7);
-                assert_eq!(below, want_below, "n {n}");
-                assert_eq!(valid, want_valid + 3, "n {n}");
             }
         }
     }

@@ -37,7 +37,7 @@ pub(crate) mod sealed {
             _lo: &[Self; K],
             _hi: &[Self; K],
             _below: &mut [usize; K],
-            _valid: &mut usize,
+            _valid: Option<&mut usize>,
             _dst: &mut [MaybeUninit<Self>],
         ) -> Option<usize> {
             None
@@ -98,7 +98,7 @@ pub(crate) mod sealed {
                     lo: &[$t; K],
                     hi: &[$t; K],
                     below: &mut [usize; K],
-                    valid: &mut usize,
+                    valid: Option<&mut usize>,
                     dst: &mut [MaybeUninit<$t>],
                 ) -> Option<usize> {
                     $kernels::keep_between(block, lo, hi, below, valid, dst)
