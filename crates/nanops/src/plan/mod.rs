@@ -22,7 +22,7 @@
 
 mod walk;
 
-pub(crate) use walk::{for_each_offset, prefetch, Odometer, Walker};
+pub(crate) use walk::{for_each_offset, prefetch, prefetch_lines_ahead, Odometer, Walker};
 
 /// One dimension of the loop nest: its length and its stride in elements.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

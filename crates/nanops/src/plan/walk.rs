@@ -155,14 +155,18 @@ fn transpose_rows<E: Copy>(rows: &[E], len: usize, block: &mut [E]) {
 /// `f64` slowed the cached mean 1.7×.
 const SHORT_BLOCK_VALUES: usize = 256;
 
-/// Hints that the cache lines of `xs`, moved on by [`prefetch_ahead`]'s
+/// Hints that the cache lines of `xs` (each line it touches, the last one
+/// too when `xs` does not start a line), moved on by [`prefetch_ahead`]'s
 /// distance, will be read soon.
 #[inline(always)]
-fn prefetch_lines_ahead<E>(xs: &[E]) {
+pub(crate) fn prefetch_lines_ahead<E>(xs: &[E]) {
     let bytes = std::mem::size_of_val(xs);
+    // from the start of the first line, so that the steps reach the last
+    let lead = xs.as_ptr() as usize % 64;
+    let first_line = xs.as_ptr().cast::<u8>().wrapping_sub(lead);
     let mut off = 0;
-    while off < bytes {
-        prefetch_ahead(xs.as_ptr().wrapping_byte_add(off));
+    while off < lead + bytes {
+        prefetch_ahead(first_line.wrapping_add(off));
         off += 64;
     }
 }
