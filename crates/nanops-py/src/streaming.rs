@@ -21,6 +21,25 @@ fn to_py<'py, T: numpy::Element>(py: Python<'py>, a: ArrayD<T>, scalar: bool) ->
     Ok(PyArray::from_owned_array(py, a).into_any())
 }
 
+/// `a` cast element by element to `int64` (NumPy's `intp` here: indices and
+/// counts), in the same buffer: collecting a `Vec`'s `into_iter().map()`
+/// into a `Vec` of a type of the same size reuses the allocation, where
+/// `mapv` filled a second array (0.1 ms of a (100000, 10) `nanargmax`).
+fn to_intp<T: Copy>(a: ArrayD<T>, cast: impl Fn(T) -> i64) -> ArrayD<i64> {
+    if !a.is_standard_layout() {
+        return a.mapv(cast);
+    }
+    let (shape, n) = (a.raw_dim(), a.len());
+    let (v, offset) = a.into_raw_vec_and_offset();
+    let off = offset.unwrap_or(0);
+    let v: Vec<i64> = if off == 0 && v.len() == n {
+        v.into_iter().map(cast).collect()
+    } else {
+        v[off..off + n].iter().map(|&x| cast(x)).collect()
+    };
+    ArrayD::from_shape_vec(shape, v).expect("C order, as many values as the shape")
+}
+
 fn flagged<'py, T: numpy::Element>(py: Python<'py>, r: Report<T>, scalar: bool) -> Flagged<'py> {
     Ok((to_py(py, r.values, scalar)?, r.degenerate > 0))
 }
@@ -63,7 +82,7 @@ fn count_impl<'py, E: PyElement>(a: &Bound<'py, PyUntypedArray>, axes: Vec<usize
     let ro = readonly::<E>(a)?;
     let v = ro.as_array();
     let r = guard(a.py(), a.len(), || nanops::nancount(&v, Axes::from(axes)))?;
-    to_py(a.py(), r.mapv(|c| c as i64), false)
+    to_py(a.py(), to_intp(r, |c| c as i64), false)
 }
 
 pub(crate) fn mean_impl<'py, E: PyElement>(
@@ -181,7 +200,7 @@ pub(crate) fn arg_of<'py, E: PyElement, D: Dimension>(
             nanops::nanargmin(v, axis)
         }
     })?;
-    to_py(py, r.mapv(|i| i as i64), scalar)
+    to_py(py, to_intp(r, |i| i as i64), scalar)
 }
 
 fn cumulative_impl<'py, E: PyElement>(
