@@ -19,6 +19,7 @@ gaps, a memory layout and the keyword arguments, then checks that nanops
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Callable
 from typing import Any, Literal, cast
 
@@ -498,3 +499,38 @@ def test_narrow_floats_accumulate_wider(data: st.DataObject) -> None:
     atol = atol + 2 * float(np.finfo(out_dtype).smallest_subnormal)
     problem = mismatch(got.value, ref, atol=atol, rtol=float(np.finfo(out_dtype).eps))
     assert problem is None, f"{name}(<{values.dtype} {values.shape}>, axis={axis}): {problem}"
+
+
+# ------------------------------------------------ large arrays, many tasks
+
+_LARGE_SHAPE = (3, 40_000, 10)  # 1.2M values: split across tasks
+
+
+@pytest.mark.parametrize("layout", ["C", "F", "T"])
+@pytest.mark.parametrize("axis", [2, 1, 0, (0, 2)])
+def test_large_arrays_every_output_written(layout: str, axis: Any) -> None:
+    """Above the parallel threshold, outputs are written into a buffer left
+    uninitialised (``par::reduce``) by several tasks, in plan order or
+    scattered (layout "T": axes 0 and 1 swapped in memory). Every value must
+    match NumPy, so no output can be skipped or written twice."""
+    rng = np.random.default_rng(7)
+    x = rng.standard_normal(_LARGE_SHAPE)
+    x[rng.random(_LARGE_SHAPE) < 0.1] = np.nan
+    a = {
+        "C": x,
+        "F": np.asfortranarray(x),
+        "T": np.ascontiguousarray(x.transpose(1, 0, 2)).transpose(1, 0, 2),
+    }[layout]
+    # nanargmax takes one axis, and raises for an all-NaN slice (axis 0 has some)
+    arg = isinstance(axis, int) and not np.isnan(x).all(axis=axis).any()
+    exact = ["nanmin", "nanmax", "nanmedian"] + (["nanargmax"] if arg else [])
+    for name in ["nansum", "nanmean", "nanvar", *exact]:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN slices
+            got = getattr(nanops, name)(a, axis=axis)
+            want = getattr(np, name)(x, axis=axis)
+        assert got.shape == want.shape and got.dtype == want.dtype, name
+        if name in exact:
+            np.testing.assert_array_equal(got, want, err_msg=name)
+        else:
+            np.testing.assert_allclose(got, want, rtol=1e-10, atol=1e-12, err_msg=name)

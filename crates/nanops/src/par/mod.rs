@@ -270,7 +270,8 @@ pub(crate) fn reduce<E: Element, R: Reducer<E>>(
     let plan = Plan::new(view.shape(), view.strides(), axes);
     let n_out = plan.out_len();
     // Left uninitialised: both ways below write every output. (Zeroing it
-    // first took 8% of a (100000, 10) `nansum` along axis 1.)
+    // first, 800 KB for a (100000, 10) `nansum` along axis 1, made that call
+    // take 0.17-0.18 ms where it takes 0.14-0.15 ms without: kernel_timing.)
     let mut out = Box::<[R::Output]>::new_uninit_slice(n_out);
     let degenerate = if n_out > 0 {
         let ptr = view.as_ptr();
