@@ -161,6 +161,8 @@ def fast_nanmedian(a: object, axis: object) -> object:
     (also for a zero-size ``a``)."""
 
 def fast_nanquantile(a: object, q: object, axis: object, method: object) -> object:
-    """``(quantile, any slice all-NaN)`` for a float ``a``, a Python-float ``q``
-    in ``[0, 1]`` and a known ``method`` (the result keeps ``a``'s dtype), or
-    ``NotImplemented`` (also for a zero-size ``a``)."""
+    """``(quantile, any slice all-NaN)`` for a float ``a`` and a Python-float
+    ``q`` in ``[0, 1]`` (the result keeps ``a``'s dtype), or a float64 ``a`` and
+    a non-empty list or tuple of such floats (a float64 result, ``q``'s axis
+    first), and a known ``method``; or ``NotImplemented`` (also for a
+    zero-size ``a``)."""

@@ -59,6 +59,8 @@ _np_percentile = original(_FB, "percentile")
 # is a measurable part of a 1,000-value call).
 _fast_nanmedian = _nanops.fast_nanmedian
 _fast_nanquantile = _nanops.fast_nanquantile
+# `q` types `_fast_nanquantile` may take (a list or tuple only of Python floats)
+_FAST_Q = (float, list, tuple)
 
 #: NumPy's quantile methods (Hyndman & Fan and friends).
 METHODS: Final = frozenset(
@@ -448,7 +450,7 @@ def nanquantile(
     >>> nanops.nanquantile(np.array([1.0, np.nan, 3.0, 2.0]), [0.25, 0.5])
     array([1.5, 2. ])
     """
-    if out is None and keepdims is NoValue and weights is None and type(q) is float:
+    if out is None and keepdims is NoValue and weights is None and type(q) in _FAST_Q:
         fast = _fast_nanquantile(a, q, axis, method)
         # an all-NaN slice: the general path counts them for the warning
         if fast is not NotImplemented and not fast[1]:

@@ -170,6 +170,21 @@ def test_float_q_quantiles_answer_as_numpy(dt: str, method: str) -> None:
                 assert g.tobytes() == w.tobytes(), (dt, method, axis, q, g, w)
 
 
+@pytest.mark.parametrize("method", QUANTILE_METHODS)
+def test_float_list_q_quantiles_answer_as_numpy(method: str) -> None:
+    a = sample("d")
+    for x in (a, a[:, ::-2], np.asarray(a[0, 0])):
+        for axis in AXES if x.ndim == 2 else [None]:
+            for q in ([0.3], (0.0, 0.5, 1.0), [0.9, 0.1, 0.9]):
+                fast = _nanops.fast_nanquantile(x, q, axis, method)
+                assert fast is not NotImplemented
+                got = nanops.nanquantile(x, q, axis=axis, method=method)
+                want = np.nanquantile(x, q, axis=axis, method=method)
+                assert type(got) is type(want) is type(fast[0]), (method, axis, q)
+                assert got.dtype == want.dtype and got.shape == want.shape
+                assert got.tobytes() == want.tobytes(), (method, axis, q, got, want)
+
+
 @pytest.mark.parametrize(
     "why, a, q, method",
     [
@@ -177,7 +192,13 @@ def test_float_q_quantiles_answer_as_numpy(dt: str, method: str) -> None:
         ("complex array", sample("D"), 0.5, "linear"),
         ("integer q (not interpolated)", sample("d"), 1, "linear"),
         ("NumPy-float q", sample("d"), np.float64(0.5), "linear"),
-        ("list q", sample("d"), [0.5], "linear"),
+        ("list q of a float32 array (NumPy's result dtype rules)", sample("f"), [0.5], "linear"),
+        ("empty list q", sample("d"), [], "linear"),
+        ("list q with an int", sample("d"), [0.5, 1], "linear"),
+        ("list q with a NumPy float", sample("d"), [np.float64(0.5)], "linear"),
+        ("list q above 1", sample("d"), (0.5, 1.5), "linear"),
+        ("nested list q", sample("d"), [[0.5]], "linear"),
+        ("array q", sample("d"), np.array([0.5]), "linear"),
         ("q above 1", sample("d"), 1.5, "linear"),
         ("NaN q", sample("d"), float("nan"), "linear"),
         ("unknown method", sample("d"), 0.5, "bogus"),

@@ -11,7 +11,7 @@
 
 use crate::dispatch::{dispatch, dispatch_all, dispatch_real, PyElement, MAX_NDIM};
 use crate::errors::KEEP_GIL_BELOW;
-use crate::order::{median_impl, median_of, weak_quantile_impl};
+use crate::order::{float64_quantiles, median_impl, median_of, weak_quantile_impl};
 use crate::streaming::{
     arg_impl, arg_of, extremum_impl, extremum_of, mean_impl, mean_of, prod_impl, sum_impl, sum_of,
     var_impl, var_of,
@@ -23,7 +23,7 @@ use numpy::{
 };
 use pyo3::exceptions::PyRuntimeWarning;
 use pyo3::prelude::*;
-use pyo3::types::{PyFloat, PyInt, PyString, PyTuple};
+use pyo3::types::{PyFloat, PyInt, PyList, PyString, PyTuple};
 
 /// Which dtypes a function's fast path takes.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -410,9 +410,11 @@ fn fast_nanmedian<'py>(
 }
 
 /// `(nanquantile(a, q, axis, method=method), whether a slice was all-NaN)`
-/// for a Python-float `q` in `[0, 1]`, a known `method` and a float `a`, or
+/// for a known `method`, a float `a` and either a Python-float `q` in
+/// `[0, 1]` or, for a `float64` `a`, a non-empty list or tuple of them; or
 /// `NotImplemented` (also for a zero-size `a`). A float `q` is "weak" (NEP
-/// 50): the result keeps `a`'s dtype.
+/// 50): the result keeps `a`'s dtype. A list is a `float64` array `q`: the
+/// result is `float64`, which a `float64` `a` gives whatever the method.
 #[pyfunction]
 fn fast_nanquantile<'py>(
     a: &Bound<'py, PyAny>,
@@ -423,19 +425,48 @@ fn fast_nanquantile<'py>(
     let Some((x, axes)) = fast_axes(a, axis, Dtypes::Float, true) else {
         return declined(a);
     };
-    let q = match q.cast_exact::<PyFloat>() {
-        Ok(q) => q.value(),
-        Err(_) => return declined(a),
-    };
     let method = method
         .cast_exact::<PyString>()
         .ok()
         .and_then(|m| m.to_str().ok()?.parse::<QuantileMethod>().ok());
-    let Some(method) = method.filter(|_| (0.0..=1.0).contains(&q)) else {
-        return declined(a); // the general path raises NumPy's errors
+    let Some(method) = method else {
+        return declined(a); // the general path raises NumPy's error
     };
-    let (values, empty) = dispatch!(&x, weak_quantile_impl(q, axes, method), f64, f32, half::f16)?;
+    let (values, empty) = if let Ok(q) = q.cast_exact::<PyFloat>() {
+        let q = q.value();
+        if !(0.0..=1.0).contains(&q) {
+            return declined(a);
+        }
+        dispatch!(&x, weak_quantile_impl(q, axes, method), f64, f32, half::f16)?
+    } else {
+        let f64_input = x.dtype().num() == numpy::npyffi::NPY_TYPES::NPY_DOUBLE as std::ffi::c_int;
+        match float_list(q).filter(|_| f64_input) {
+            Some(qs) => float64_quantiles(&x, qs, axes, method)?,
+            None => return declined(a),
+        }
+    };
     pair(a.py(), (values, empty))
+}
+
+/// The values of `q` when it is a non-empty list or tuple of Python floats,
+/// each in `[0, 1]` (NaN is not), or `None`: the general path takes the
+/// rest, and raises NumPy's errors.
+fn float_list(q: &Bound<'_, PyAny>) -> Option<Vec<f64>> {
+    let items: Vec<Bound<'_, PyAny>> = if let Ok(l) = q.cast_exact::<PyList>() {
+        l.iter().collect()
+    } else {
+        q.cast_exact::<PyTuple>().ok()?.iter().collect()
+    };
+    if items.is_empty() {
+        return None;
+    }
+    items
+        .iter()
+        .map(|x| {
+            let v = x.cast_exact::<PyFloat>().ok()?.value();
+            (0.0..=1.0).contains(&v).then_some(v)
+        })
+        .collect()
 }
 
 /// Adds the fast entry points to the module.

@@ -150,6 +150,28 @@ where
     Ok((values, r.degenerate > 0))
 }
 
+/// Quantiles `q` (a 1-d `q` of `float64`, not weak) of a `float64` array,
+/// ignoring NaN: the result is `float64` of shape `(q.len(),) + kept`, and
+/// the flag tells whether some slice was all-NaN. The fast path of a list
+/// or tuple of Python floats.
+pub(crate) fn float64_quantiles<'py>(
+    a: &Bound<'py, PyUntypedArray>,
+    q: Vec<f64>,
+    axes: Vec<usize>,
+    method: QuantileMethod,
+) -> Flagged<'py> {
+    let req = Request {
+        q_shape: vec![q.len()],
+        q,
+        axes,
+        method,
+        weights: None,
+        ignore_nan: true,
+        q_dtype: QDtype::Float64,
+    };
+    quantile_impl::<f64, f64>(a, &req)
+}
+
 fn parse_q_dtype(s: &str) -> PyResult<QDtype> {
     Ok(match s {
         "f8" => QDtype::Float64,
