@@ -439,11 +439,11 @@ fn fast_nanquantile<'py>(
         }
         dispatch!(&x, weak_quantile_impl(q, axes, method), f64, f32, half::f16)?
     } else {
-        let f64_input = x.dtype().num() == numpy::npyffi::NPY_TYPES::NPY_DOUBLE as std::ffi::c_int;
-        match float_list(q).filter(|_| f64_input) {
-            Some(qs) => float64_quantiles(&x, qs, axes, method)?,
-            None => return declined(a),
-        }
+        let f64_input = x.dtype().is_equiv_to(&numpy::dtype::<f64>(a.py()));
+        let Some(qs) = f64_input.then(|| float_list(q)).flatten() else {
+            return declined(a);
+        };
+        float64_quantiles(&x, qs, axes, method)?
     };
     pair(a.py(), (values, empty))
 }

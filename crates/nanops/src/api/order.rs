@@ -177,28 +177,30 @@ fn ensure_order_memory<R>(
 }
 
 /// Result layout: `nq` values per output, plan-order outputs, then scattered
-/// to `(q, out…)` C order.
+/// to `(q, out…)` C order: plan-order output `j` goes to `offsets[j]`, or to
+/// `j` when `offsets` is `None` (the plan's [`Plan::out_in_order`]).
 fn scatter<R: Copy + Default>(
     per_output: Vec<R>,
     nq: usize,
-    offsets: &[isize],
+    offsets: Option<&[isize]>,
     out_shape: &[usize],
     with_q_axis: bool,
 ) -> ArrayD<R> {
-    let n_out = offsets.len();
-    let in_place = nq == 1 && offsets.iter().enumerate().all(|(j, &o)| o as usize == j);
-    let out = if in_place {
-        // already in C order: no second buffer (a (100000, 10) median's
-        // output is 800 KB)
-        per_output
-    } else {
-        let mut out = vec![R::default(); nq * n_out];
-        for (j, &off) in offsets.iter().enumerate() {
-            for k in 0..nq {
-                out[k * n_out + off as usize] = per_output[j * nq + k];
+    let n_out: usize = out_shape.iter().product();
+    let out = match offsets {
+        // one value per output, already in C order: no second buffer (a
+        // (100000, 10) median's output is 800 KB)
+        None if nq == 1 => per_output,
+        _ => {
+            let mut out = vec![R::default(); nq * n_out];
+            for j in 0..n_out {
+                let off = offsets.map_or(j, |o| o[j] as usize);
+                for k in 0..nq {
+                    out[k * n_out + off] = per_output[j * nq + k];
+                }
             }
+            out
         }
-        out
     };
     let mut shape = Vec::with_capacity(out_shape.len() + 1);
     if with_q_axis {
@@ -355,10 +357,11 @@ where
             }
         }
     }
+    let offsets = (!plan.out_in_order()).then(|| plan.out_offsets());
     let values = scatter(
         out,
         nq,
-        &plan.out_offsets(),
+        offsets.as_deref(),
         &plan.out_shape,
         stat.has_q_axis(),
     );
@@ -538,10 +541,11 @@ where
     } else {
         run(0, &mut results)
     };
+    let offsets = (!plan.out_in_order()).then(|| plan.out_offsets());
     let values = scatter(
         results,
         nq,
-        &plan.out_offsets(),
+        offsets.as_deref(),
         &plan.out_shape,
         with_q_axis,
     );
@@ -615,9 +619,8 @@ where
                 _ => Error::InvalidWeight,
             })?;
     }
-    let offsets: Vec<isize> = (0..n_out as isize).collect();
     Ok(Report {
-        values: scatter(results, nq, &offsets, &out_shape, true),
+        values: scatter(results, nq, None, &out_shape, true),
         degenerate,
     })
 }
