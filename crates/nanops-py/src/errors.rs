@@ -1,15 +1,52 @@
 //! Rust errors and panics → NumPy's exception classes.
 
-use pyo3::exceptions::{PyMemoryError, PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyMemoryError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
+/// The exception class NumPy raises for the same input, one per variant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Class {
+    /// `numpy.exceptions.AxisError` (a `ValueError` and `IndexError`).
+    Axis,
+    /// `ValueError`.
+    Value,
+    /// `TypeError`.
+    Type,
+    /// `MemoryError`.
+    Memory,
+}
+
+/// The class of each error variant (NumPy's, for the same input).
+fn class(e: &nanops::Error) -> Class {
+    use nanops::Error as E;
+    match e {
+        E::AxisOutOfBounds { .. } => Class::Axis,
+        E::DuplicateAxis { .. } => Class::Value,
+        E::EmptyReduction { .. } => Class::Value,
+        E::AllNanSlice => Class::Value,
+        // NumPy: "'tuple' object cannot be interpreted as an integer"
+        E::TooManyAxes { .. } => Class::Type,
+        E::InvalidQuantile { .. } => Class::Value,
+        E::WeightsShape { .. } => Class::Value,
+        E::InvalidWeight => Class::Value,
+        E::WeightsUnsupported { .. } => Class::Value,
+        E::UnknownMethod { .. } => Class::Value,
+        E::OutOfMemory { .. } => Class::Memory,
+        // `nanops::Error` is non-exhaustive: a variant added later is a
+        // `ValueError` until it gets a line of its own here
+        _ => Class::Value,
+    }
+}
+
 /// Converts a core error into the exception NumPy raises for the same input.
 pub fn to_py(py: Python<'_>, e: nanops::Error) -> PyErr {
-    match e {
-        nanops::Error::AxisOutOfBounds { .. } => axis_error(py, e.to_string()),
-        nanops::Error::OutOfMemory { .. } => PyMemoryError::new_err(e.to_string()),
-        _ => PyValueError::new_err(e.to_string()),
+    let msg = e.to_string();
+    match class(&e) {
+        Class::Axis => axis_error(py, msg),
+        Class::Value => PyValueError::new_err(msg),
+        Class::Type => PyTypeError::new_err(msg),
+        Class::Memory => PyMemoryError::new_err(msg),
     }
 }
 

@@ -9,15 +9,15 @@
 //! checks cost a few attribute reads here instead of a dozen Python
 //! operations, which is most of a 1,000-element call.
 
-use crate::dispatch::{dispatch, dispatch_all, dispatch_real, PyElement, MAX_NDIM};
+use crate::array::{with_array, PyElement, MAX_NDIM};
+use crate::compute::{compute, flagged, indices, numpy_scalar, pair, to_py, values, Out};
 use crate::errors::KEEP_GIL_BELOW;
-use crate::order::{float64_quantiles, median_impl, median_of, weak_quantile_impl};
-use crate::streaming::{
-    arg_impl, arg_of, extremum_impl, extremum_of, mean_impl, mean_of, prod_impl, sum_impl, sum_of,
-    var_impl, var_of,
+use crate::quantile::{quantile_values, Request};
+use nanops::stats::{
+    Median, NanArgMax, NanArgMin, NanMax, NanMean, NanMin, NanProd, NanStd, NanSum, NanVar,
 };
-use nanops::{Axes, QuantileMethod};
-use ndarray::ArrayView1;
+use nanops::{Axes, Ddof, NanPolicy, QDtype, QuantileMethod};
+use ndarray::{ArrayView, ArrayView1, Dimension};
 use numpy::{
     npyffi::PyArray_CheckExact, PyArrayDescrMethods, PyUntypedArray, PyUntypedArrayMethods,
 };
@@ -135,7 +135,7 @@ enum WholeFloat<'a> {
 /// all of it (`axis` is `None`): an exact, non-empty `float64` or `float32`
 /// ndarray in native byte order, aligned and contiguous in `order`, small
 /// enough to be read with the GIL held ([`KEEP_GIL_BELOW`], as
-/// [`crate::dispatch::readonly`] does). `None` otherwise. No typed cast and no `ndarray` view of the
+/// [`crate::array::AnyArray::borrow`] does). `None` otherwise. No typed cast and no `ndarray` view of the
 /// `numpy` crate: half the cost of a 1,000-value median call. The core
 /// reduces a whole contiguous array as one lane in memory order whatever its
 /// view's shape, so the result is the general path's, bit for bit.
@@ -214,7 +214,7 @@ impl Whole {
     /// The reduction of the values `xs` (a whole array), as a NumPy scalar
     /// or a `(scalar, flag)` pair: the general fast path's functions, on a
     /// 1-d view of the values.
-    fn run<'py, E>(self, py: Python<'py>, xs: &[E]) -> PyResult<Bound<'py, PyAny>>
+    fn run<'py, E>(self, py: Python<'py>, xs: &[E]) -> Out<'py>
     where
         E: PyElement,
         E::Sum: numpy::Element,
@@ -222,13 +222,7 @@ impl Whole {
         E::Var: numpy::Element,
     {
         let v = ArrayView1::from(xs);
-        match self {
-            Whole::Sum => sum_of(py, &v, Axes::All, true),
-            Whole::Mean => pair(py, mean_of(py, &v, Axes::All, true)?),
-            Whole::Var { ddof, std } => pair(py, var_of(py, &v, Axes::All, ddof, std, true)?),
-            Whole::Extremum { max } => pair(py, extremum_of(py, &v, Axes::All, max, true)?),
-            Whole::Arg { max } => arg_of(py, &v, None, max, true),
-        }
+        whole_or_axes(py, &v, Axes::All, self)
     }
 
     /// The reduction of a whole `float64` or `float32` array that
@@ -277,24 +271,38 @@ fn fast_axes<'py>(
     Some((x, axes))
 }
 
-/// A `(result, flag)` pair as a Python tuple.
-fn pair<'py>(
+/// `what` of `v` over `axes`, as the fast entry points return it: a value
+/// (a NumPy scalar when 0-d), or a `(value, flag)` pair.
+fn whole_or_axes<'py, E, D>(
     py: Python<'py>,
-    (res, flag): (Bound<'py, PyAny>, bool),
-) -> PyResult<Bound<'py, PyAny>> {
-    Ok(PyTuple::new(
-        py,
-        [
-            res,
-            pyo3::types::PyBool::new(py, flag).to_owned().into_any(),
-        ],
-    )?
-    .into_any())
+    v: &ArrayView<'_, E, D>,
+    axes: Axes,
+    what: Whole,
+) -> Out<'py>
+where
+    E: PyElement,
+    D: Dimension,
+    E::Sum: numpy::Element,
+    E::Mean: numpy::Element,
+    E::Var: numpy::Element,
+{
+    match what {
+        Whole::Sum => values(py, v, axes, NanSum, true),
+        Whole::Mean => pair(py, flagged(py, v, axes, NanMean, true)?),
+        Whole::Var { ddof, std: false } => {
+            pair(py, flagged(py, v, axes, NanVar(Ddof(ddof)), true)?)
+        }
+        Whole::Var { ddof, std: true } => pair(py, flagged(py, v, axes, NanStd(Ddof(ddof)), true)?),
+        Whole::Extremum { max: false } => pair(py, flagged(py, v, axes, NanMin, true)?),
+        Whole::Extremum { max: true } => pair(py, flagged(py, v, axes, NanMax, true)?),
+        Whole::Arg { max: false } => indices(py, v, axes, NanArgMin::default(), true),
+        Whole::Arg { max: true } => indices(py, v, axes, NanArgMax::default(), true),
+    }
 }
 
 /// `nansum(a, axis)`, or `NotImplemented`.
 #[pyfunction]
-fn fast_nansum<'py>(
+pub(crate) fn fast_nansum<'py>(
     a: &Bound<'py, PyAny>,
     axis: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyAny>> {
@@ -304,24 +312,36 @@ fn fast_nansum<'py>(
     let Some((x, axes)) = fast_axes(a, axis, Dtypes::Kernel, false) else {
         return declined(a);
     };
-    dispatch_all!(&x, sum_impl(axes, true))
+    with_array!(&x, all, |v: E| values(
+        a.py(),
+        &v,
+        Axes::from(axes),
+        NanSum,
+        true
+    ))
 }
 
 /// `nanprod(a, axis)`, or `NotImplemented`.
 #[pyfunction]
-fn fast_nanprod<'py>(
+pub(crate) fn fast_nanprod<'py>(
     a: &Bound<'py, PyAny>,
     axis: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let Some((x, axes)) = fast_axes(a, axis, Dtypes::Kernel, false) else {
         return declined(a);
     };
-    dispatch_all!(&x, prod_impl(axes, true))
+    with_array!(&x, all, |v: E| values(
+        a.py(),
+        &v,
+        Axes::from(axes),
+        NanProd,
+        true
+    ))
 }
 
 /// `(nanmean(a, axis), any slice empty)`, or `NotImplemented`.
 #[pyfunction]
-fn fast_nanmean<'py>(
+pub(crate) fn fast_nanmean<'py>(
     a: &Bound<'py, PyAny>,
     axis: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyAny>> {
@@ -331,13 +351,18 @@ fn fast_nanmean<'py>(
     let Some((x, axes)) = fast_axes(a, axis, Dtypes::Inexact, false) else {
         return declined(a);
     };
-    pair(a.py(), dispatch_all!(&x, mean_impl(axes, true))?)
+    with_array!(&x, inexact, |v: E| whole_or_axes(
+        a.py(),
+        &v,
+        Axes::from(axes),
+        Whole::Mean
+    ))
 }
 
 /// `(nanvar(a, axis, ddof), any slice with count − ddof ≤ 0)` (`std`: the
 /// standard deviation), or `NotImplemented`.
 #[pyfunction]
-fn fast_nanvar<'py>(
+pub(crate) fn fast_nanvar<'py>(
     a: &Bound<'py, PyAny>,
     axis: &Bound<'py, PyAny>,
     ddof: f64,
@@ -349,14 +374,20 @@ fn fast_nanvar<'py>(
     let Some((x, axes)) = fast_axes(a, axis, Dtypes::Inexact, false) else {
         return declined(a);
     };
-    pair(a.py(), dispatch_all!(&x, var_impl(axes, ddof, std, true))?)
+    let what = Whole::Var { ddof, std };
+    with_array!(&x, inexact, |v: E| whole_or_axes(
+        a.py(),
+        &v,
+        Axes::from(axes),
+        what
+    ))
 }
 
 /// `(nanmax(a, axis), any slice all-NaN)` (`max = false`: nanmin), or
 /// `NotImplemented` (also for a zero-size `a`: NumPy's error comes from the
 /// general path).
 #[pyfunction]
-fn fast_nanextremum<'py>(
+pub(crate) fn fast_nanextremum<'py>(
     a: &Bound<'py, PyAny>,
     axis: &Bound<'py, PyAny>,
     max: bool,
@@ -367,13 +398,19 @@ fn fast_nanextremum<'py>(
     let Some((x, axes)) = fast_axes(a, axis, Dtypes::Kernel, true) else {
         return declined(a);
     };
-    pair(a.py(), dispatch_all!(&x, extremum_impl(axes, max, true))?)
+    let what = Whole::Extremum { max };
+    with_array!(&x, all, |v: E| whole_or_axes(
+        a.py(),
+        &v,
+        Axes::from(axes),
+        what
+    ))
 }
 
 /// `nanargmax(a, axis)` (`max = false`: nanargmin), or `NotImplemented`
 /// (also for a zero-size `a`).
 #[pyfunction]
-fn fast_nanarg<'py>(
+pub(crate) fn fast_nanarg<'py>(
     a: &Bound<'py, PyAny>,
     axis: &Bound<'py, PyAny>,
     max: bool,
@@ -384,29 +421,55 @@ fn fast_nanarg<'py>(
     let Some((x, ax)) = fast_input(a, axis, Dtypes::Kernel).filter(|(x, _)| x.len() > 0) else {
         return declined(a);
     };
-    dispatch_all!(&x, arg_impl(ax.map(|k| k as isize), max, true))
+    let axes = ax.map_or(Axes::All, |k| Axes::One(k as isize));
+    with_array!(&x, all, |v: E| whole_or_axes(
+        a.py(),
+        &v,
+        axes,
+        Whole::Arg { max }
+    ))
 }
 
 /// `nanmedian(a, axis)` after one [`warn_all_nan`] per all-NaN slice, or `NotImplemented`
 /// (also for a zero-size `a`).
 #[pyfunction]
-fn fast_nanmedian<'py>(
+pub(crate) fn fast_nanmedian<'py>(
     a: &Bound<'py, PyAny>,
     axis: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let py = a.py();
     let (values, empty) = match whole_slice(a, axis, Order::Any) {
-        Some(WholeFloat::F64(xs)) => median_of(py, &ArrayView1::from(xs), Axes::All, true, true)?,
-        Some(WholeFloat::F32(xs)) => median_of(py, &ArrayView1::from(xs), Axes::All, true, true)?,
+        Some(WholeFloat::F64(xs)) => median(py, &ArrayView1::from(xs), Axes::All)?,
+        Some(WholeFloat::F32(xs)) => median(py, &ArrayView1::from(xs), Axes::All)?,
         None => {
             let Some((x, axes)) = fast_axes(a, axis, Dtypes::Real, true) else {
                 return declined(a);
             };
-            dispatch_real!(&x, median_impl(axes, true, true))?
+            with_array!(&x, real, |v: E| median(py, &v, Axes::from(axes)))?
         }
     };
     warn_all_nan(py, empty)?;
     Ok(values)
+}
+
+/// The NaN-skipping median of `v` over `axes` (a NumPy scalar when 0-d) and
+/// the number of all-NaN slices.
+fn median<'py, E, D>(
+    py: Python<'py>,
+    v: &ArrayView<'_, E, D>,
+    axes: Axes,
+) -> PyResult<(Bound<'py, PyAny>, usize)>
+where
+    E: PyElement + nanops::QuantileElement,
+    E::Value: numpy::Element,
+    D: Dimension,
+{
+    let r = compute(py, v, axes, Median(NanPolicy::Omit))?;
+    let values = match r.values.first() {
+        Some(x) if r.values.ndim() == 0 => numpy_scalar(py, x)?,
+        _ => numpy::PyArray::from_owned_array(py, r.values).into_any(),
+    };
+    Ok((values, r.degenerate))
 }
 
 /// `(nanquantile(a, q, axis, method=method), whether a slice was all-NaN)`
@@ -416,7 +479,7 @@ fn fast_nanmedian<'py>(
 /// 50): the result keeps `a`'s dtype. A list is a `float64` array `q`: the
 /// result is `float64`, which a `float64` `a` gives whatever the method.
 #[pyfunction]
-fn fast_nanquantile<'py>(
+pub(crate) fn fast_nanquantile<'py>(
     a: &Bound<'py, PyAny>,
     q: &Bound<'py, PyAny>,
     axis: &Bound<'py, PyAny>,
@@ -437,15 +500,46 @@ fn fast_nanquantile<'py>(
         if !(0.0..=1.0).contains(&q) {
             return declined(a);
         }
-        dispatch!(&x, weak_quantile_impl(q, axes, method), f64, f32, half::f16)?
+        // NumPy's weak scalar: the result keeps the dtype, `q` arithmetic in
+        // `float64`; the leading axis of `q` is dropped
+        let req = request(vec![q], vec![], axes, method);
+        with_array!(&x, float, |v: E| {
+            let (values, empty) = quantile_values::<E, E>(a.py(), &v, &req)?;
+            Ok::<_, PyErr>((to_py(a.py(), values, true)?, empty))
+        })?
     } else {
         let f64_input = x.dtype().is_equiv_to(&numpy::dtype::<f64>(a.py()));
         let Some(qs) = f64_input.then(|| float_list(q)).flatten() else {
             return declined(a);
         };
-        float64_quantiles(&x, qs, axes, method)?
+        // a `float64` array `q`: a `float64` result, which a `float64`
+        // input gives whatever the method
+        let req = request(qs.clone(), vec![qs.len()], axes, method);
+        with_array!(&x, float, |v: E| {
+            let (values, empty) = quantile_values::<E, f64>(a.py(), &v, &req)?;
+            Ok::<_, PyErr>((to_py(a.py(), values, false)?, empty))
+        })?
     };
     pair(a.py(), (values, empty))
+}
+
+/// A NaN-skipping quantile request with `q` of shape `q_shape`, computed
+/// in `float64` index arithmetic.
+fn request<'py>(
+    q: Vec<f64>,
+    q_shape: Vec<usize>,
+    axes: Vec<usize>,
+    method: QuantileMethod,
+) -> Request<'py> {
+    Request {
+        q,
+        q_shape,
+        axes,
+        method,
+        weights: None,
+        nan_policy: NanPolicy::Omit,
+        q_dtype: QDtype::Float64,
+    }
 }
 
 /// The values of `q` when it is a non-empty list or tuple of Python floats,
@@ -467,17 +561,4 @@ fn float_list(q: &Bound<'_, PyAny>) -> Option<Vec<f64>> {
             (0.0..=1.0).contains(&v).then_some(v)
         })
         .collect()
-}
-
-/// Adds the fast entry points to the module.
-pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(wrap_pyfunction!(fast_nansum, m)?)?;
-    m.add_function(wrap_pyfunction!(fast_nanprod, m)?)?;
-    m.add_function(wrap_pyfunction!(fast_nanmean, m)?)?;
-    m.add_function(wrap_pyfunction!(fast_nanvar, m)?)?;
-    m.add_function(wrap_pyfunction!(fast_nanextremum, m)?)?;
-    m.add_function(wrap_pyfunction!(fast_nanarg, m)?)?;
-    m.add_function(wrap_pyfunction!(fast_nanmedian, m)?)?;
-    m.add_function(wrap_pyfunction!(fast_nanquantile, m)?)?;
-    Ok(())
 }

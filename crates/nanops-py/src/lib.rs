@@ -1,25 +1,26 @@
 //! `nanops._nanops`: the compiled module behind the Python package `nanops`.
 //!
-//! Thin by design: each function takes a NumPy array whose dtype is one of
-//! nanops' element types, picks the matching Rust type (`dispatch`), releases
-//! the GIL while the core computes (`guard`), and maps errors to NumPy's
-//! exception classes (`errors`); `fast` checks and runs the common call in
-//! one step. NumPy's argument semantics live in the Python
-//! package; the contract is `python/nanops/_nanops.pyi`.
+//! Thin by design: the dtype table (`array`) turns a NumPy array into the
+//! typed view of one of nanops' element types; `compute` runs a statistic of
+//! the core on it with the GIL released and turns the result into NumPy's
+//! objects; `errors` maps each core error to NumPy's exception class and
+//! keeps Rust panics from reaching Python. `primitives` is the table of
+//! functions (each `#[pyfunction]` and its registration come from one row);
+//! `quantile` parses quantile requests; `fast` checks and runs the common
+//! call in one step. NumPy's argument semantics live in the Python package;
+//! the contract is `python/nanops/_nanops.pyi`.
 
-mod dispatch;
+mod array;
+mod compute;
 mod errors;
 mod fast;
-mod order;
-mod streaming;
+mod primitives;
+mod quantile;
 
 use pyo3::prelude::*;
 
 /// The compiled module.
 #[pymodule]
 fn _nanops(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    streaming::register(m)?;
-    fast::register(m)?;
-    order::register(m)?;
-    Ok(())
+    primitives::register(m)
 }

@@ -29,6 +29,11 @@ pub enum Error {
     },
     /// `nanargmin`/`nanargmax` met a slice holding only NaN.
     AllNanSlice,
+    /// A function of one axis (`nanargmin`, `nanargmax`) was given several.
+    TooManyAxes {
+        /// The operation, as NumPy names it (`"argmin"`, `"argmax"`).
+        op: &'static str,
+    },
     /// A quantile outside `[0, 1]` (or NaN).
     InvalidQuantile {
         /// The offending value.
@@ -82,6 +87,9 @@ impl fmt::Display for Error {
                 "zero-size array to reduction operation {op} which has no identity"
             ),
             Error::AllNanSlice => write!(f, "All-NaN slice encountered"),
+            Error::TooManyAxes { op } => {
+                write!(f, "{op} takes one axis (or all of them), not several")
+            }
             Error::InvalidQuantile { q } => {
                 write!(f, "Quantiles must be in the range [0, 1], got {q}")
             }

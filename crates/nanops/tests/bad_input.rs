@@ -15,7 +15,8 @@ use nanops::select::{
     median_in_place, quantiles_in_place, weighted_quantiles, QuantileScratch,
     UnknownQuantileMethod, WeightedQuantileError,
 };
-use nanops::{Axes, Error, NanOps, QuantileMethod, QuantileOptions};
+use nanops::stats::{Median, NanMax, NanMean, NanMin, NanStd, NanVar, Quantiles};
+use nanops::{Axes, Error, NanOps, NanPolicy, QuantileMethod, QuantileOptions};
 use ndarray::{array, Array1, ArrayD, ArrayViewD, Axis, IxDyn, ShapeBuilder};
 use std::fmt::Debug;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -153,7 +154,7 @@ fn quantile_with<'w>(
         weights,
         ..Default::default()
     };
-    Ok(nanops::quantile_report::<_, _, _, f64>(a, q, axes, &opts)?.values)
+    Ok(nanops::report(a, axes, Quantiles::<f64>::new(q, opts))?.values)
 }
 
 #[test]
@@ -254,7 +255,7 @@ fn axis_errors_are_err() {
         ),
         case(
             "nanmean_report axis -3",
-            || nanops::nanmean_report(a, -3),
+            || nanops::report(a, -3, NanMean),
             Expect::Err(out_of_bounds),
         ),
         case(
@@ -269,7 +270,7 @@ fn axis_errors_are_err() {
         ),
         case(
             "nanvar_report axis 9",
-            || nanops::nanvar_report(a, 9, 0.0),
+            || nanops::report(a, 9, NanVar(0.0.into())),
             Expect::Err(out_of_bounds),
         ),
         case(
@@ -279,20 +280,20 @@ fn axis_errors_are_err() {
         ),
         case(
             "nanstd_report [1, 1]",
-            || nanops::nanstd_report(a, [1, 1], 0.0),
+            || nanops::report(a, [1, 1], NanStd(0.0.into())),
             Expect::Err(duplicate),
         ),
         case("nanmin axis 2", || a.nanmin(2), Expect::Err(out_of_bounds)),
         case("nanmin [0, 0]", || a.nanmin([0, 0]), Expect::Err(duplicate)),
         case(
             "nanmin_report axis -3",
-            || nanops::nanmin_report(a, -3),
+            || nanops::report(a, -3, NanMin),
             Expect::Err(out_of_bounds),
         ),
         case("nanmax axis 2", || a.nanmax(2), Expect::Err(out_of_bounds)),
         case(
             "nanmax_report [0, 0]",
-            || nanops::nanmax_report(a, [0, 0]),
+            || nanops::report(a, [0, 0], NanMax),
             Expect::Err(duplicate),
         ),
         case(
@@ -337,7 +338,7 @@ fn axis_errors_are_err() {
         ),
         case(
             "median_report [1, -1]",
-            || nanops::median_report(a, [1, -1], true),
+            || nanops::report(a, [1, -1], Median(NanPolicy::Omit)),
             Expect::Err(duplicate),
         ),
         case(
@@ -434,7 +435,7 @@ fn empty_and_all_nan_input() {
         case("nanmax (3, 0) axis 1", || c0.nanmax(1), Expect::Err(empty)),
         case(
             "nanmin_report (0, 3) All",
-            || nanops::nanmin_report(r0, Axes::All),
+            || nanops::report(r0, Axes::All, NanMin),
             Expect::Err(empty),
         ),
         case("nanargmin of []", || e.nanargmin(None), Expect::Err(empty)),
@@ -529,7 +530,7 @@ fn empty_and_all_nan_input() {
         case("nanmean of []", || e.nanmean(0), Expect::Ok(all_nan_values)),
         case(
             "nanmean_report of [] counts it",
-            || nanops::nanmean_report(e, 0).map(|r| r.degenerate),
+            || nanops::report(e, 0, NanMean).map(|r| r.degenerate),
             Expect::Ok(|v| v == "1"),
         ),
         case(
@@ -840,7 +841,7 @@ fn ddof_beyond_the_count_is_nan_not_an_error() {
         ),
         case(
             "nanvar_report ddof 5 counts",
-            || nanops::nanvar_report(a, 1, 5.0).map(|r| r.degenerate),
+            || nanops::report(a, 1, NanVar(5.0.into())).map(|r| r.degenerate),
             Expect::Ok(|v| v == "2"),
         ),
         case(
@@ -965,7 +966,7 @@ fn buffers_too_large_to_allocate_are_err() {
                     weights: Some(weights.view()),
                     ..Default::default()
                 };
-                nanops::quantile_report::<_, _, _, f64>(f, &[0.5], 0, &opts).map(|r| r.values)
+                nanops::report(f, 0, Quantiles::<f64>::new(&[0.5], opts)).map(|r| r.values)
             },
             Expect::Err(no_memory),
         ),

@@ -3,6 +3,7 @@
 mod common;
 
 use common::*;
+use nanops::stats::Quantiles;
 use nanops::{Axes, QuantileMethod};
 use ndarray::{Array1, ArrayD, IxDyn};
 use proptest::prelude::*;
@@ -259,7 +260,7 @@ fn quantile_errors_are_typed() {
         ..Default::default()
     };
     assert!(matches!(
-        nanops::quantile_report::<_, _, _, f64>(&a, &[0.5], 0, &opts),
+        nanops::report(&a, 0, Quantiles::<f64>::new(&[0.5], opts)),
         Err(nanops::Error::WeightsUnsupported { .. })
     ));
     let neg = ArrayD::from_elem(IxDyn(&[2]), -1.0);
@@ -269,7 +270,7 @@ fn quantile_errors_are_typed() {
         ..Default::default()
     };
     assert_eq!(
-        nanops::quantile_report::<_, _, _, f64>(&a, &[0.5], 0, &opts).unwrap_err(),
+        nanops::report(&a, 0, Quantiles::<f64>::new(&[0.5], opts)).unwrap_err(),
         nanops::Error::InvalidWeight
     );
 }

@@ -1,6 +1,6 @@
 //! States: merging partial states equals pushing every value into one.
 
-use nanops::states::{ArgExtremum, Count, Extremum, Moments, Product, Sum};
+use nanops::states::{ArgExtremum, Count, Extremum, Moments, Product, State, Sum};
 use num_complex::Complex64;
 use proptest::prelude::*;
 

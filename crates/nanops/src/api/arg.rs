@@ -1,13 +1,48 @@
-//! `nanargmin` / `nanargmax`: the index of the first extremum along one axis.
+//! `nanargmin` / `nanargmax`: the index of the first extremum along one axis,
+//! or in the array flattened in C order.
 
+use super::statistic::{sealed::Sealed, Statistic};
 use crate::element::Element;
 use crate::error::{ensure_memory, Error, Result};
-use crate::kernels::{arg_slice, ArgReducer};
+use crate::options::Axes;
+use crate::reduce::{arg_slice, reduce, ArgReducer};
+use crate::report::Report;
 use crate::states::ArgExtremum;
-use ndarray::{ArrayBase, ArrayD, ArrayViewD, Axis, Data, Dimension, IxDyn, Zip};
+use ndarray::{ArrayD, ArrayView1, ArrayViewD, Axis, IxDyn, Zip};
+
+/// [`nanargmin`](crate::nanargmin) (`MAX = false`) or
+/// [`nanargmax`](crate::nanargmax) (`MAX = true`): over one axis, or over
+/// every axis ([`Axes::All`]: the index in the array flattened in C order).
+/// An all-NaN slice is an error, not a degenerate count.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct NanArg<const MAX: bool>;
+
+/// [`NanArg`] of the minimum.
+pub type NanArgMin = NanArg<false>;
+/// [`NanArg`] of the maximum.
+pub type NanArgMax = NanArg<true>;
+
+impl<const MAX: bool> Sealed for NanArg<MAX> {}
+
+impl<E: Element, const MAX: bool> Statistic<E> for NanArg<MAX> {
+    type Output = usize;
+    fn compute(&self, view: &ArrayViewD<'_, E>, axes: &Axes) -> Result<Report<usize>> {
+        let op = if MAX { "argmax" } else { "argmin" };
+        let values = match axes {
+            Axes::All => ArrayD::from_elem(IxDyn(&[]), flat::<E, MAX>(view, op)?),
+            Axes::One(axis) => along::<E, MAX>(view, *axis, op)?,
+            Axes::Many(v) if v.len() == 1 => along::<E, MAX>(view, v[0], op)?,
+            Axes::Many(_) => return Err(Error::TooManyAxes { op }),
+        };
+        Ok(Report {
+            values,
+            degenerate: 0,
+        })
+    }
+}
 
 /// Index of the first extremum of one lane.
-fn lane_arg<E: Element, const MAX: bool>(lane: ndarray::ArrayView1<'_, E>) -> Option<usize> {
+fn lane_arg<E: Element, const MAX: bool>(lane: ArrayView1<'_, E>) -> Option<usize> {
     if let Some(xs) = lane.as_slice() {
         return arg_slice::<E, MAX>(xs).map(|(_, i)| i);
     }
@@ -23,42 +58,41 @@ fn planned<E: Element, const MAX: bool>(
     view: &ArrayViewD<'_, E>,
     axes: &[usize],
 ) -> Result<ArrayD<usize>> {
-    let (values, all_nan) = crate::par::reduce(view, axes, &ArgReducer::<MAX>);
+    let (values, all_nan) = reduce(view, axes, &ArgReducer::<MAX>);
     if all_nan > 0 {
         return Err(Error::AllNanSlice);
     }
     Ok(values)
 }
 
-fn arg<S, E, D, const MAX: bool>(a: &ArrayBase<S, D>, axis: Option<isize>) -> Result<ArrayD<usize>>
-where
-    S: Data<Elem = E>,
-    E: Element,
-    D: Dimension,
-{
-    let op = if MAX { "argmax" } else { "argmin" };
-    let view = a.view().into_dyn();
-    let Some(axis) = axis else {
-        if view.is_empty() {
-            return Err(Error::EmptyReduction { op });
+/// The index of the first extremum of the view flattened in C order.
+fn flat<E: Element, const MAX: bool>(view: &ArrayViewD<'_, E>, op: &'static str) -> Result<usize> {
+    if view.is_empty() {
+        return Err(Error::EmptyReduction { op });
+    }
+    if view.is_standard_layout() {
+        // C order is memory order: one contiguous lane.
+        let all: Vec<usize> = (0..view.ndim()).collect();
+        return Ok(planned::<E, MAX>(view, &all)?[[]]);
+    }
+    let found = match view.as_slice() {
+        Some(xs) => lane_arg::<E, MAX>(ArrayView1::from(xs)),
+        None => {
+            let mut st = ArgExtremum::<E, MAX>::default();
+            view.iter().enumerate().for_each(|(i, &x)| st.push(x, i));
+            st.get().map(|(_, i)| i)
         }
-        if view.is_standard_layout() {
-            // C order is memory order: one contiguous lane.
-            let all: Vec<usize> = (0..view.ndim()).collect();
-            return planned::<E, MAX>(&view, &all);
-        }
-        let flat = match view.as_slice() {
-            Some(xs) => lane_arg::<E, MAX>(ndarray::ArrayView1::from(xs)),
-            None => {
-                let mut st = ArgExtremum::<E, MAX>::default();
-                view.iter().enumerate().for_each(|(i, &x)| st.push(x, i));
-                st.get().map(|(_, i)| i)
-            }
-        };
-        let i = flat.ok_or(Error::AllNanSlice)?;
-        return Ok(ArrayD::from_elem(IxDyn(&[]), i));
     };
-    let k = crate::Axes::One(axis).normalize(view.ndim())?[0];
+    found.ok_or(Error::AllNanSlice)
+}
+
+/// The index of the first extremum of every lane along `axis`.
+fn along<E: Element, const MAX: bool>(
+    view: &ArrayViewD<'_, E>,
+    axis: isize,
+    op: &'static str,
+) -> Result<ArrayD<usize>> {
+    let k = Axes::One(axis).normalize(view.ndim())?[0];
     let mut out_shape = view.shape().to_vec();
     out_shape.remove(k);
     if out_shape.iter().product::<usize>() == 0 {
@@ -70,7 +104,7 @@ where
     ensure_memory(&[(out_shape.iter().product(), std::mem::size_of::<usize>())])?;
     if view.strides()[k] >= 0 {
         // The planner keeps a non-negative reduced stride in logical order.
-        return planned::<E, MAX>(&view, &[k]);
+        return planned::<E, MAX>(view, &[k]);
     }
     let mut out = ArrayD::<usize>::zeros(IxDyn(&out_shape));
     let mut all_nan = false;
@@ -84,48 +118,4 @@ where
         return Err(Error::AllNanSlice);
     }
     Ok(out)
-}
-
-/// Index of the first minimum along `axis`, ignoring NaN.
-///
-/// `axis = None` indexes the array flattened in C (row-major) order and gives
-/// a 0-d result. Ties go to the first index, as NumPy.
-///
-/// # Errors
-/// [`Error::AllNanSlice`] when a slice holds only NaN, [`Error::EmptyReduction`]
-/// for an empty slice, axis errors.
-///
-/// ```
-/// use ndarray::array;
-/// let a = array![[f64::NAN, 4.0, 1.0], [2.0, 2.0, f64::NAN]];
-/// assert_eq!(nanops::nanargmin(&a, Some(1)).unwrap(), array![2, 0].into_dyn());
-/// assert_eq!(nanops::nanargmin(&a, None).unwrap()[[]], 2);
-/// ```
-pub fn nanargmin<S, E, D>(a: &ArrayBase<S, D>, axis: Option<isize>) -> Result<ArrayD<usize>>
-where
-    S: Data<Elem = E>,
-    E: Element,
-    D: Dimension,
-{
-    arg::<S, E, D, false>(a, axis)
-}
-
-/// Index of the first maximum along `axis`, ignoring NaN; see [`nanargmin`].
-///
-/// # Errors
-/// As [`nanargmin`].
-///
-/// ```
-/// use ndarray::array;
-/// let a = array![f64::NAN, 4.0, 4.0];
-/// assert_eq!(nanops::nanargmax(&a, Some(0)).unwrap()[[]], 1);
-/// assert!(nanops::nanargmax(&array![f64::NAN], None).is_err());
-/// ```
-pub fn nanargmax<S, E, D>(a: &ArrayBase<S, D>, axis: Option<isize>) -> Result<ArrayD<usize>>
-where
-    S: Data<Elem = E>,
-    E: Element,
-    D: Dimension,
-{
-    arg::<S, E, D, true>(a, axis)
 }

@@ -1,21 +1,23 @@
-//! The public functions, and the extension trait [`NanOps`] on ndarray arrays.
+//! The public functions, the extension trait [`NanOps`] on ndarray arrays,
+//! and [`report`], the one way to ask any statistic for its count of
+//! degenerate slices.
+//!
+//! Every function is one row of the table in `functions.rs`, which makes
+//! both the free function and the trait method; its statistic is a type of
+//! [`stats`] (reductions, order statistics) or a scan of the scan family.
 
 mod arg;
-mod bracket;
-mod cumulative;
-mod ext;
-mod order;
-mod short_median;
-mod streaming;
+mod functions;
+mod stat_types;
+mod statistic;
 
-pub use arg::{nanargmax, nanargmin};
-pub use cumulative::{nancumprod, nancumsum};
-pub use ext::NanOps;
-pub use order::{
-    median, median_report, nanmedian, nanquantile, quantile, quantile_report, QuantileElement,
-    QuantileOptions,
-};
-pub use streaming::{
-    nancount, nanmax, nanmax_report, nanmean, nanmean_report, nanmin, nanmin_report, nanprod,
-    nanstd, nanstd_report, nansum, nanvar, nanvar_report, Ddof, Report,
-};
+pub use functions::*;
+pub use statistic::{report, Statistic};
+
+/// The statistics [`report`] computes: one type per function.
+pub mod stats {
+    pub use super::arg::{NanArg, NanArgMax, NanArgMin};
+    pub use super::stat_types::{
+        Median, NanCount, NanMax, NanMean, NanMin, NanProd, NanStd, NanSum, NanVar, Quantiles,
+    };
+}

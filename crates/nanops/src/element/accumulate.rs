@@ -29,6 +29,8 @@ pub trait Accumulator: Copy + Send + Sync + Debug + Default + PartialEq + 'stati
     fn add(self, other: Self) -> Self;
     /// `self * other` (wrapping for integers).
     fn mul(self, other: Self) -> Self;
+    /// `-self` (wrapping for integers).
+    fn neg(self) -> Self;
     /// Adds `x` to the compensated pair `(hi, lo)`; the sum is `hi + lo`.
     ///
     /// ```text
@@ -71,6 +73,8 @@ macro_rules! int_acc {
             fn add(self, o: Self) -> Self { self.wrapping_add(o) }
             #[inline(always)]
             fn mul(self, o: Self) -> Self { self.wrapping_mul(o) }
+            #[inline(always)]
+            fn neg(self) -> Self { self.wrapping_neg() }
             #[inline(always)]
             fn comp_add(hi: &mut Self, _lo: &mut Self, x: Self) { *hi = hi.wrapping_add(x) }
             #[inline(always)]
@@ -118,6 +122,8 @@ macro_rules! float_acc {
             #[inline(always)]
             fn mul(self, o: Self) -> Self { self * o }
             #[inline(always)]
+            fn neg(self) -> Self { -self }
+            #[inline(always)]
             fn comp_add(hi: &mut Self, lo: &mut Self, x: Self) {
                 if x.is_finite() && hi.is_finite() {
                     neumaier(hi, lo, x)
@@ -146,6 +152,8 @@ macro_rules! float_acc {
             fn add(self, o: Self) -> Self { self + o }
             #[inline(always)]
             fn mul(self, o: Self) -> Self { self * o }
+            #[inline(always)]
+            fn neg(self) -> Self { -self }
             #[inline(always)]
             fn comp_add(hi: &mut Self, lo: &mut Self, x: Self) {
                 <$t>::comp_add(&mut hi.re, &mut lo.re, x.re);

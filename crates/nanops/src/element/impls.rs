@@ -1,6 +1,6 @@
 //! `Element` for every supported type.
 
-use super::{sealed::Sealed, Element};
+use super::base::{sealed::Sealed, Element};
 use half::{bf16, f16};
 use num_complex::Complex;
 
@@ -33,7 +33,7 @@ macro_rules! half_element {
             #[inline(always)]
             fn nan() -> Self { <$t>::NAN }
             #[inline(always)]
-            fn dispatch<T>(f: impl FnOnce() -> T) -> T { crate::simd::dispatch(f) }
+            fn dispatch<T>(f: impl FnOnce() -> T) -> T { crate::simd::dispatch::dispatch(f) }
         }
     )*};
 }
@@ -99,7 +99,7 @@ macro_rules! float_element {
             }
             #[inline(always)]
             fn dispatch<T>(f: impl FnOnce() -> T) -> T {
-                crate::simd::dispatch(f)
+                crate::simd::dispatch::dispatch(f)
             }
         }
         impl Sealed for Complex<$t> {}

@@ -20,7 +20,10 @@ use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
-use super::SendPtr;
+use super::send_ptr::SendPtr;
+
+/// Least number of values worth a task of its own.
+pub(crate) const MIN_TASK: usize = 1 << 17;
 
 /// What the caller and the helpers share: the claim counter, the count of
 /// finished tasks and the first panic. Helpers hold it by `Arc`, so a helper

@@ -1,11 +1,12 @@
 //! Smallest or largest valid value, optionally with its index.
 
+use super::state::State;
 use crate::element::Element;
 
 /// The minimum (`MAX = false`) or maximum (`MAX = true`) of the valid values.
 ///
 /// ```
-/// use nanops::states::Extremum;
+/// use nanops::states::{Extremum, State};
 /// let mut m = Extremum::<f64, false>::default();
 /// for x in [3.0, f64::NAN, 1.0] { m.push(x) }
 /// assert_eq!(m.value(), Some(1.0));
@@ -37,9 +38,19 @@ impl<E: Element, const MAX: bool> Extremum<E, MAX> {
     pub fn from_value(value: Option<E>) -> Self {
         Extremum { value }
     }
+    /// The extremum, `None` when no valid value was seen (the same as
+    /// [`State::finish`]).
+    #[inline(always)]
+    pub fn value(&self) -> Option<E> {
+        self.value
+    }
+}
+
+impl<E: Element, const MAX: bool> State<E> for Extremum<E, MAX> {
+    type Output = Option<E>;
     /// Offers one value; NaN is ignored.
     #[inline(always)]
-    pub fn push(&mut self, x: E) {
+    fn push(&mut self, x: E) {
         if x.is_nan_value() {
             return;
         }
@@ -50,14 +61,13 @@ impl<E: Element, const MAX: bool> Extremum<E, MAX> {
     }
     /// Merges another partial state.
     #[inline(always)]
-    pub fn merge(&mut self, other: &Self) {
+    fn merge(&mut self, other: &Self) {
         if let Some(x) = other.value {
             self.push(x);
         }
     }
-    /// The extremum, `None` when no valid value was seen.
     #[inline(always)]
-    pub fn value(&self) -> Option<E> {
+    fn finish(&self) -> Option<E> {
         self.value
     }
 }
@@ -95,16 +105,30 @@ impl<E: Element, const MAX: bool> ArgExtremum<E, MAX> {
             _ => self.best = Some((x, index)),
         }
     }
+    /// The extremum and its index, `None` when no valid value was seen.
+    #[inline(always)]
+    pub fn get(&self) -> Option<(E, usize)> {
+        self.best
+    }
+}
+
+impl<E: Element, const MAX: bool> State<(E, usize)> for ArgExtremum<E, MAX> {
+    /// The extremum and its index.
+    type Output = Option<(E, usize)>;
+    /// Offers a value with its index (the same as the inherent `push`).
+    #[inline(always)]
+    fn push(&mut self, (x, index): (E, usize)) {
+        ArgExtremum::push(self, x, index);
+    }
     /// Merges another partial state.
     #[inline(always)]
-    pub fn merge(&mut self, other: &Self) {
+    fn merge(&mut self, other: &Self) {
         if let Some((x, i)) = other.best {
             self.push(x, i);
         }
     }
-    /// The extremum and its index, `None` when no valid value was seen.
     #[inline(always)]
-    pub fn get(&self) -> Option<(E, usize)> {
+    fn finish(&self) -> Option<(E, usize)> {
         self.best
     }
 }

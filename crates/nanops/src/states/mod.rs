@@ -1,14 +1,16 @@
-//! Mergeable partial states: the one idea behind SIMD lanes, threads and chunks.
+//! Mergeable partial states: the one idea behind SIMD lanes, threads, chunks
+//! and moving windows.
 //!
-//! Every streaming reduction is a state with `push` (one value), `merge`
-//! (another partial state over disjoint data) and `finish` (the result).
-//! Pushing all values into one state and merging states of any partition of
-//! the same values give the same result, up to rounding — so lanes of a SIMD
-//! kernel, rayon tasks, chunks of a larger-than-memory array or nodes of a
-//! distributed engine all cooperate through the same code.
+//! Every streaming statistic is a [`State`]: `push` (one value), `merge`
+//! (another partial state over disjoint data) and `finish` (the result), and
+//! [`Invertible::remove`] where the statistic can forget a value. Pushing all
+//! values into one state and merging states of any partition of the same
+//! values give the same result, up to rounding — so lanes of a SIMD kernel,
+//! rayon tasks, chunks of a larger-than-memory array, moving windows and
+//! nodes of a distributed engine all cooperate through the same code.
 //!
 //! ```
-//! use nanops::states::Moments;
+//! use nanops::states::{Moments, State};
 //! let mut a = Moments::<f64>::default();
 //! let mut b = Moments::<f64>::default();
 //! for x in [1.0, 2.0] { a.push(x) }
@@ -20,11 +22,18 @@
 //! ```
 
 mod count;
-pub(crate) mod extremum;
+mod extremum;
+mod mean;
 mod moments;
+mod product;
+mod state;
 mod sum;
 
 pub use count::Count;
+pub(crate) use extremum::beats;
 pub use extremum::{ArgExtremum, Extremum};
+pub use mean::Mean;
 pub use moments::Moments;
-pub use sum::{Product, Sum};
+pub use product::Product;
+pub use state::{Invertible, State};
+pub use sum::Sum;

@@ -1,5 +1,7 @@
 //! Count, mean and sum of squared deviations, merged with Chan's formula.
 
+use super::state::{Invertible, State};
+use super::sum::Sum;
 use crate::element::{Accumulator, FloatAcc};
 use num_traits::{Float, Zero};
 
@@ -60,7 +62,7 @@ impl<F: FloatAcc> Moments<F> {
             return Self::default();
         }
         let n = xs.len() as u64;
-        let mut sum = crate::states::Sum::<F>::default();
+        let mut sum = Sum::<F>::default();
         xs.iter().for_each(|&x| sum.push(x));
         let center = sum.value().div_real(F::real_from_u64(n));
         let (mut r, mut q) = (F::zero(), <F::Real as Zero>::zero());
@@ -117,51 +119,6 @@ impl<F: FloatAcc> Moments<F> {
         let m2 = if m2 < zero { zero } else { m2 };
         Self::from_shifted(n, center, r.div_real(nr), m2)
     }
-    /// Adds one value (Welford's update, on `x − pivot`; the first value
-    /// becomes the pivot when it is finite).
-    #[inline(always)]
-    pub fn push(&mut self, x: F) {
-        if self.n == 0 {
-            self.pivot = if x.any_nan() || !x.abs2().is_finite() {
-                F::zero()
-            } else {
-                x
-            };
-            self.shift = F::zero();
-        }
-        let y = x - self.pivot;
-        self.n += 1;
-        let d = y - self.shift;
-        self.shift = self.shift + d.div_real(F::real_from_u64(self.n));
-        self.m2 = self.m2 + d.dot_re(y - self.shift);
-    }
-    /// Merges another partial state (Chan's formula, see the type's docs).
-    #[inline(always)]
-    pub fn merge(&mut self, other: &Self) {
-        if other.n == 0 {
-            return;
-        }
-        if self.n == 0 {
-            *self = *other;
-            return;
-        }
-        let n = self.n + other.n;
-        let nr = F::real_from_u64(n);
-        let (na, nb) = (F::real_from_u64(self.n), F::real_from_u64(other.n));
-        let delta = (other.pivot - self.pivot) + (other.shift - self.shift);
-        if delta.any_nan() || !delta.abs2().is_finite() {
-            // infinite means: weighted average without cancellation
-            let mean = self.mean().scale(na / nr) + other.mean().scale(nb / nr);
-            self.pivot = mean;
-            self.shift = F::zero();
-        } else {
-            self.shift = self.shift + delta.scale(nb / nr);
-        }
-        let add = other.m2 + delta.abs2() * (na / nr) * nb;
-        <F::Real as Accumulator>::comp_add(&mut self.m2, &mut self.m2_lo, add);
-        self.m2_lo = self.m2_lo + other.m2_lo;
-        self.n = n;
-    }
     /// The center a block of `block_len` values can be reduced about
     /// before it merges into this state: the state's mean, once the state
     /// holds at least half as many values and the mean is finite (the
@@ -203,5 +160,82 @@ impl<F: FloatAcc> Moments<F> {
         } else {
             None
         }
+    }
+}
+
+impl<F: FloatAcc> State<F> for Moments<F> {
+    /// `(count, mean, m2)`: the number of values, their mean and the sum of
+    /// their squared deviations from it.
+    type Output = (u64, F, F::Real);
+    /// Adds one value (Welford's update, on `x − pivot`; the first value
+    /// becomes the pivot when it is finite).
+    #[inline(always)]
+    fn push(&mut self, x: F) {
+        if self.n == 0 {
+            self.pivot = if x.any_nan() || !x.abs2().is_finite() {
+                F::zero()
+            } else {
+                x
+            };
+            self.shift = F::zero();
+        }
+        let y = x - self.pivot;
+        self.n += 1;
+        let d = y - self.shift;
+        self.shift = self.shift + d.div_real(F::real_from_u64(self.n));
+        self.m2 = self.m2 + d.dot_re(y - self.shift);
+    }
+    /// Merges another partial state (Chan's formula, see the type's docs).
+    #[inline(always)]
+    fn merge(&mut self, other: &Self) {
+        if other.n == 0 {
+            return;
+        }
+        if self.n == 0 {
+            *self = *other;
+            return;
+        }
+        let n = self.n + other.n;
+        let nr = F::real_from_u64(n);
+        let (na, nb) = (F::real_from_u64(self.n), F::real_from_u64(other.n));
+        let delta = (other.pivot - self.pivot) + (other.shift - self.shift);
+        if delta.any_nan() || !delta.abs2().is_finite() {
+            // infinite means: weighted average without cancellation
+            let mean = self.mean().scale(na / nr) + other.mean().scale(nb / nr);
+            self.pivot = mean;
+            self.shift = F::zero();
+        } else {
+            self.shift = self.shift + delta.scale(nb / nr);
+        }
+        let add = other.m2 + delta.abs2() * (na / nr) * nb;
+        <F::Real as Accumulator>::comp_add(&mut self.m2, &mut self.m2_lo, add);
+        self.m2_lo = self.m2_lo + other.m2_lo;
+        self.n = n;
+    }
+    fn finish(&self) -> (u64, F, F::Real) {
+        (self.count(), self.mean(), self.m2())
+    }
+}
+
+impl<F: FloatAcc> Invertible<F> for Moments<F> {
+    /// Welford's update run backwards: with `n` values after the removal,
+    /// ```text
+    /// shift' = shift − (y − shift)/n        y = x − pivot
+    /// m2'    = m2 − (y − shift')·(y − shift)
+    /// ```
+    #[inline(always)]
+    fn remove(&mut self, x: F) {
+        if self.n <= 1 {
+            *self = Self::default();
+            return;
+        }
+        let y = x - self.pivot;
+        self.n -= 1;
+        let d = y - self.shift;
+        self.shift = self.shift - d.div_real(F::real_from_u64(self.n));
+        let zero = <F::Real as Zero>::zero();
+        let m2 = self.m2 - d.dot_re(y - self.shift);
+        // a rounding below zero (the values left are all equal) becomes 0
+        self.m2 = if m2 < zero { zero } else { m2 };
     }
 }

@@ -1,0 +1,100 @@
+//! The table of primitives: one row per compiled function of
+//! `nanops._nanops` (see `_nanops.pyi` for the contract), from which the
+//! `#[pyfunction]`s and the module's registration are made.
+//!
+//! A row is `fn NAME(a, ARGS) -> Out|Flagged [CATEGORY] |v| BODY;`: the
+//! function takes a NumPy array `a` of a dtype of `CATEGORY` (`all`, `real`,
+//! `inexact`, `float`: see `array::with_array!`) and its `ARGS`, and returns
+//! `BODY`, evaluated with `v` the typed view of `a` (element type `E`).
+//! Functions with bodies of their own (quantiles, the fast entry points)
+//! are listed after the rows, for registration only.
+
+use crate::array::with_array;
+use crate::compute::{flagged, indices, to_py, values, Flagged, Out};
+use crate::errors::guard;
+use nanops::stats::{
+    Median, NanArgMax, NanArgMin, NanCount, NanMax, NanMean, NanMin, NanProd, NanStd, NanSum,
+    NanVar,
+};
+use nanops::{Axes, Ddof, NanPolicy};
+use numpy::{PyUntypedArray, PyUntypedArrayMethods};
+use pyo3::prelude::*;
+
+/// NaN skipped (`nan*` functions) or propagated (`median`, `quantile`).
+fn policy(ignore_nan: bool) -> NanPolicy {
+    if ignore_nan {
+        NanPolicy::Omit
+    } else {
+        NanPolicy::Propagate
+    }
+}
+
+/// Expands the rows into `#[pyfunction]`s and `register`.
+macro_rules! primitives {
+    (
+        $($(#[$doc:meta])* fn $name:ident($a:ident $(, $arg:ident: $argty:ty)*) -> $ret:ident [$cat:ident] |$v:ident| $body:expr;)*
+        also: $($extra:path),* $(,)?
+    ) => {
+        $(
+            $(#[$doc])*
+            #[pyfunction]
+            #[pyo3(signature = ($a $(, $arg)*))]
+            fn $name<'py>($a: &Bound<'py, PyUntypedArray> $(, $arg: $argty)*) -> $ret<'py> {
+                with_array!($a, $cat, |$v: E| $body)
+            }
+        )*
+
+        /// Adds every primitive to the module.
+        pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+            $(m.add_function(wrap_pyfunction!($name, m)?)?;)*
+            $(m.add_function(wrap_pyfunction!($extra, m)?)?;)*
+            Ok(())
+        }
+    };
+}
+
+primitives! {
+    /// Sum of non-NaN values.
+    fn nansum(a, axes: Vec<usize>) -> Out [all] |v| values(a.py(), &v, Axes::from(axes), NanSum, false);
+    /// Product of non-NaN values.
+    fn nanprod(a, axes: Vec<usize>) -> Out [all] |v| values(a.py(), &v, Axes::from(axes), NanProd, false);
+    /// Number of non-NaN values.
+    fn nancount(a, axes: Vec<usize>) -> Out [all] |v| indices(a.py(), &v, Axes::from(axes), NanCount, false);
+    /// Mean of non-NaN values, and whether a slice was empty.
+    fn nanmean(a, axes: Vec<usize>) -> Flagged [all] |v| flagged(a.py(), &v, Axes::from(axes), NanMean, false);
+    /// Variance (or standard deviation) of non-NaN values, and whether a slice had `count - ddof <= 0`.
+    fn nanvar(a, axes: Vec<usize>, ddof: f64, std: bool) -> Flagged [all] |v| if std {
+        flagged(a.py(), &v, Axes::from(axes), NanStd(Ddof(ddof)), false)
+    } else {
+        flagged(a.py(), &v, Axes::from(axes), NanVar(Ddof(ddof)), false)
+    };
+    /// Minimum ignoring NaN, and whether a slice was all-NaN.
+    fn nanmin(a, axes: Vec<usize>) -> Flagged [all] |v| flagged(a.py(), &v, Axes::from(axes), NanMin, false);
+    /// Maximum ignoring NaN, and whether a slice was all-NaN.
+    fn nanmax(a, axes: Vec<usize>) -> Flagged [all] |v| flagged(a.py(), &v, Axes::from(axes), NanMax, false);
+    /// Index of the first minimum ignoring NaN.
+    fn nanargmin(a, axis: Option<isize>) -> Out [all] |v|
+        indices(a.py(), &v, axis.map_or(Axes::All, Axes::One), NanArgMin::default(), false);
+    /// Index of the first maximum ignoring NaN.
+    fn nanargmax(a, axis: Option<isize>) -> Out [all] |v|
+        indices(a.py(), &v, axis.map_or(Axes::All, Axes::One), NanArgMax::default(), false);
+    /// Cumulative sum, NaN as zero.
+    fn nancumsum(a, axis: Option<isize>) -> Out [all] |v|
+        to_py(a.py(), guard(a.py(), a.len(), || nanops::nancumsum(&v, axis))?, false);
+    /// Cumulative product, NaN as one.
+    fn nancumprod(a, axis: Option<isize>) -> Out [all] |v|
+        to_py(a.py(), guard(a.py(), a.len(), || nanops::nancumprod(&v, axis))?, false);
+    /// Median of each slice (NumPy's `median`/`nanmedian` arithmetic, without its overflow).
+    fn nanmedian(a, axes: Vec<usize>, ignore_nan: bool) -> Flagged [real] |v|
+        flagged(a.py(), &v, Axes::from(axes), Median(policy(ignore_nan)), false);
+    also:
+    crate::quantile::nanquantile,
+    crate::fast::fast_nansum,
+    crate::fast::fast_nanprod,
+    crate::fast::fast_nanmean,
+    crate::fast::fast_nanvar,
+    crate::fast::fast_nanextremum,
+    crate::fast::fast_nanarg,
+    crate::fast::fast_nanmedian,
+    crate::fast::fast_nanquantile,
+}

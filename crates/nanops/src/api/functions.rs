@@ -1,0 +1,677 @@
+//! The public functions, one row each, and the extension trait [`NanOps`]
+//! made from the same rows.
+//!
+//! A row is `KIND fn NAME, NAME_axis(ARGS) -> OUTPUT where E: BOUND = STATISTIC;`
+//! with the function's documentation above it. Each row becomes two free
+//! functions and the two [`NanOps`] methods of the same names: `NAME` takes
+//! NumPy's dynamic axis argument and gives an [`ndarray::ArrayD`]; `NAME_axis`
+//! takes one [`ndarray::Axis`] and gives a result typed by the input's
+//! dimension, as ndarray's own `sum_axis` does. The kind sets the call:
+//!
+//! | kind       | `NAME`                                | `NAME_axis`                       |
+//! |------------|---------------------------------------|-----------------------------------|
+//! | `reduce`   | `(&a, axes: impl Into<Axes>, ARGS)`   | `(&a, Axis, ARGS)` → `D::Smaller` |
+//! | `quantile` | `(&a, q, axes, ARGS)`, `q` axis first | `(&a, q, Axis, ARGS)` → `D`       |
+//! | `arg`      | `(&a, axis: Option<isize>)`           | `(&a, Axis)` → `D::Smaller`       |
+//! | `scan`     | `(&a, axis: Option<isize>)`           | `(&a, Axis)` → `D`                |
+//! | `flat`     | `(&a)` → `OUTPUT` (one name only)     |                                   |
+//!
+//! `STATISTIC` is a [`Statistic`] (a type of [`crate::stats`]) for `reduce`,
+//! `quantile`, `arg` and `flat`, and a scan of the scan family for `scan`
+//! (`None`: the array flattened in C order, as NumPy).
+
+use super::arg::{NanArgMax, NanArgMin};
+use super::stat_types::Quantiles;
+use super::stat_types::{
+    Median, NanCount, NanMax, NanMean, NanMin, NanProd, NanStd, NanSum, NanVar,
+};
+use super::statistic::{report, Statistic};
+use crate::element::{Element, QuantileElement};
+use crate::error::{ensure_memory, Result};
+use crate::options::{Axes, Ddof, NanPolicy, QuantileMethod, QuantileOptions};
+use crate::report::into_dim;
+use crate::scan::{scan, scan_flat, CumProd, CumSum, Scanner};
+use ndarray::{Array, ArrayBase, ArrayD, Axis, Data, Dimension};
+
+/// The values of `stat` over `axes`, in dimension `Out`.
+fn values<S, E, D, T, Out>(
+    a: &ArrayBase<S, D>,
+    axes: Axes,
+    stat: T,
+) -> Result<Array<T::Output, Out>>
+where
+    S: Data<Elem = E>,
+    E: Element,
+    D: Dimension,
+    T: Statistic<E>,
+    Out: Dimension,
+{
+    Ok(into_dim(report(a, axes, stat)?.values))
+}
+
+/// The scan `s` along `axis` (`None`: of the array flattened in C order), in
+/// dimension `Out`.
+fn scanned<S, E, D, T, Out>(
+    a: &ArrayBase<S, D>,
+    axis: Option<isize>,
+    s: T,
+) -> Result<Array<T::Output, Out>>
+where
+    S: Data<Elem = E>,
+    E: Element,
+    D: Dimension,
+    T: Scanner<E>,
+    Out: Dimension,
+{
+    let view = a.view().into_dyn();
+    let Some(axis) = axis else {
+        // the result, and a C-order copy of a view that is not C-contiguous
+        let per_value = std::mem::size_of::<T::Output>() + std::mem::size_of::<E>();
+        ensure_memory(&[(view.len(), per_value)])?;
+        return Ok(into_dim(scan_flat(&view, &s)));
+    };
+    let k = Axes::One(axis).normalize(view.ndim())?[0];
+    ensure_memory(&[(view.len(), std::mem::size_of::<T::Output>())])?;
+    Ok(into_dim(scan(&view, k, &s)))
+}
+
+/// `axis` as a single axis.
+fn one(axis: Axis) -> Axes {
+    Axes::from(axis)
+}
+
+mod sealed {
+    /// Seals [`super::NanOps`]: implemented for ndarray's arrays only.
+    pub trait Sealed {}
+    impl<S: ndarray::RawData, D> Sealed for ndarray::ArrayBase<S, D> {}
+}
+
+/// Expands the rows: the free functions, the trait's methods and their
+/// implementation (see the module docs for the kinds).
+macro_rules! nan_functions {
+    ($(
+        $(#[$doc:meta])*
+        $kind:ident fn $name:ident $(, $typed:ident)? ($($arg:ident: $argty:ty),*) -> $out:ty
+            where E: $bound:path = $stat:expr;
+    )*) => {
+        $(nan_functions!(@free $kind [$(#[$doc])*] $name $($typed)? ($($arg: $argty),*) $out, $bound, $stat);)*
+
+        /// NaN-aware statistics as methods of any ndarray array or view.
+        ///
+        /// Each method is the free function of the same name, the array its
+        /// first argument. Sealed: implemented for [`ndarray::ArrayBase`].
+        ///
+        /// ```
+        /// use nanops::NanOps;
+        /// use ndarray::{array, Axis};
+        /// let a = array![[1.0, f64::NAN], [3.0, 5.0]];
+        /// assert_eq!(a.nanmean_axis(Axis(1))?, array![1.0, 4.0]);
+        /// assert_eq!(a.t().nansum(0)?, array![1.0, 8.0].into_dyn());
+        /// assert_eq!(a.nanmedian_axis(Axis(0))?, array![2.0, 5.0]);
+        /// assert_eq!(a.nanargmax_flat()?, 3);
+        /// # Ok::<(), nanops::Error>(())
+        /// ```
+        pub trait NanOps<E: Element, D: Dimension>: sealed::Sealed {
+            $(nan_functions!(@sig $kind $name $($typed)? ($($arg: $argty),*) $out, $bound);)*
+        }
+
+        impl<S, E, D> NanOps<E, D> for ArrayBase<S, D>
+        where
+            S: Data<Elem = E>,
+            E: Element,
+            D: Dimension,
+        {
+            $(nan_functions!(@method $kind $name $($typed)? ($($arg: $argty),*) $out, $bound);)*
+        }
+    };
+
+    // ---- free functions
+    (@free reduce [$(#[$doc:meta])*] $name:ident $typed:ident ($($arg:ident: $argty:ty),*) $out:ty, $bound:path, $stat:expr) => {
+        $(#[$doc])*
+        pub fn $name<S, E, D>(a: &ArrayBase<S, D>, axes: impl Into<Axes> $(, $arg: $argty)*) -> Result<ArrayD<$out>>
+        where
+            S: Data<Elem = E>,
+            E: $bound,
+            D: Dimension,
+        {
+            values(a, axes.into(), $stat)
+        }
+        #[doc = concat!("[`", stringify!($name), "`] over one [`Axis`]: one dimension fewer, typed (as ndarray's `sum_axis`).")]
+        ///
+        /// # Errors
+        #[doc = concat!("As [`", stringify!($name), "`].")]
+        pub fn $typed<S, E, D>(a: &ArrayBase<S, D>, axis: Axis $(, $arg: $argty)*) -> Result<Array<$out, D::Smaller>>
+        where
+            S: Data<Elem = E>,
+            E: $bound,
+            D: Dimension,
+        {
+            values(a, one(axis), $stat)
+        }
+    };
+    (@free quantile [$(#[$doc:meta])*] $name:ident $typed:ident ($q:ident: $qty:ty $(, $arg:ident: $argty:ty)*) $out:ty, $bound:path, $stat:expr) => {
+        $(#[$doc])*
+        pub fn $name<S, E, D>(a: &ArrayBase<S, D>, $q: $qty, axes: impl Into<Axes> $(, $arg: $argty)*) -> Result<ArrayD<$out>>
+        where
+            S: Data<Elem = E>,
+            E: $bound,
+            D: Dimension,
+        {
+            values(a, axes.into(), $stat)
+        }
+        #[doc = concat!("[`", stringify!($name), "`] over one [`Axis`], typed: `q`'s axis first, then the kept axes.")]
+        ///
+        /// # Errors
+        #[doc = concat!("As [`", stringify!($name), "`].")]
+        pub fn $typed<S, E, D>(a: &ArrayBase<S, D>, $q: $qty, axis: Axis $(, $arg: $argty)*) -> Result<Array<$out, D>>
+        where
+            S: Data<Elem = E>,
+            E: $bound,
+            D: Dimension,
+        {
+            values(a, one(axis), $stat)
+        }
+    };
+    (@free arg [$(#[$doc:meta])*] $name:ident $typed:ident () $out:ty, $bound:path, $stat:expr) => {
+        $(#[$doc])*
+        pub fn $name<S, E, D>(a: &ArrayBase<S, D>, axis: Option<isize>) -> Result<ArrayD<$out>>
+        where
+            S: Data<Elem = E>,
+            E: $bound,
+            D: Dimension,
+        {
+            values(a, axis.map_or(Axes::All, Axes::One), $stat)
+        }
+        #[doc = concat!("[`", stringify!($name), "`] along one [`Axis`]: one dimension fewer, typed.")]
+        ///
+        /// # Errors
+        #[doc = concat!("As [`", stringify!($name), "`].")]
+        pub fn $typed<S, E, D>(a: &ArrayBase<S, D>, axis: Axis) -> Result<Array<$out, D::Smaller>>
+        where
+            S: Data<Elem = E>,
+            E: $bound,
+            D: Dimension,
+        {
+            values(a, one(axis), $stat)
+        }
+    };
+    (@free scan [$(#[$doc:meta])*] $name:ident $typed:ident () $out:ty, $bound:path, $stat:expr) => {
+        $(#[$doc])*
+        pub fn $name<S, E, D>(a: &ArrayBase<S, D>, axis: Option<isize>) -> Result<ArrayD<$out>>
+        where
+            S: Data<Elem = E>,
+            E: $bound,
+            D: Dimension,
+        {
+            scanned(a, axis, $stat)
+        }
+        #[doc = concat!("[`", stringify!($name), "`] along one [`Axis`]: the input's shape and dimension.")]
+        ///
+        /// # Errors
+        #[doc = concat!("As [`", stringify!($name), "`].")]
+        pub fn $typed<S, E, D>(a: &ArrayBase<S, D>, axis: Axis) -> Result<Array<$out, D>>
+        where
+            S: Data<Elem = E>,
+            E: $bound,
+            D: Dimension,
+        {
+            scanned(a, Some(axis.index() as isize), $stat)
+        }
+    };
+    (@free flat [$(#[$doc:meta])*] $name:ident () $out:ty, $bound:path, $stat:expr) => {
+        $(#[$doc])*
+        pub fn $name<S, E, D>(a: &ArrayBase<S, D>) -> Result<$out>
+        where
+            S: Data<Elem = E>,
+            E: $bound,
+            D: Dimension,
+        {
+            let r = report(a, Axes::All, $stat)?;
+            Ok(*r.values.first().expect("a whole-array result holds one value"))
+        }
+    };
+
+    // ---- the trait's methods
+    (@sig reduce $name:ident $typed:ident ($($arg:ident: $argty:ty),*) $out:ty, $bound:path) => {
+        #[doc = concat!("See [`", stringify!($name), "`](crate::", stringify!($name), ").")]
+        fn $name(&self, axes: impl Into<Axes> $(, $arg: $argty)*) -> Result<ArrayD<$out>>
+        where
+            E: $bound;
+        #[doc = concat!("See [`", stringify!($typed), "`](crate::", stringify!($typed), ").")]
+        fn $typed(&self, axis: Axis $(, $arg: $argty)*) -> Result<Array<$out, D::Smaller>>
+        where
+            E: $bound;
+    };
+    (@sig quantile $name:ident $typed:ident ($q:ident: $qty:ty $(, $arg:ident: $argty:ty)*) $out:ty, $bound:path) => {
+        #[doc = concat!("See [`", stringify!($name), "`](crate::", stringify!($name), ").")]
+        fn $name(&self, $q: $qty, axes: impl Into<Axes> $(, $arg: $argty)*) -> Result<ArrayD<$out>>
+        where
+            E: $bound;
+        #[doc = concat!("See [`", stringify!($typed), "`](crate::", stringify!($typed), ").")]
+        fn $typed(&self, $q: $qty, axis: Axis $(, $arg: $argty)*) -> Result<Array<$out, D>>
+        where
+            E: $bound;
+    };
+    (@sig arg $name:ident $typed:ident () $out:ty, $bound:path) => {
+        #[doc = concat!("See [`", stringify!($name), "`](crate::", stringify!($name), ").")]
+        fn $name(&self, axis: Option<isize>) -> Result<ArrayD<$out>>
+        where
+            E: $bound;
+        #[doc = concat!("See [`", stringify!($typed), "`](crate::", stringify!($typed), ").")]
+        fn $typed(&self, axis: Axis) -> Result<Array<$out, D::Smaller>>
+        where
+            E: $bound;
+    };
+    (@sig scan $name:ident $typed:ident () $out:ty, $bound:path) => {
+        #[doc = concat!("See [`", stringify!($name), "`](crate::", stringify!($name), ").")]
+        fn $name(&self, axis: Option<isize>) -> Result<ArrayD<$out>>
+        where
+            E: $bound;
+        #[doc = concat!("See [`", stringify!($typed), "`](crate::", stringify!($typed), ").")]
+        fn $typed(&self, axis: Axis) -> Result<Array<$out, D>>
+        where
+            E: $bound;
+    };
+    (@sig flat $name:ident () $out:ty, $bound:path) => {
+        #[doc = concat!("See [`", stringify!($name), "`](crate::", stringify!($name), ").")]
+        fn $name(&self) -> Result<$out>
+        where
+            E: $bound;
+    };
+
+    // ---- their implementation: the free functions
+    (@method reduce $name:ident $typed:ident ($($arg:ident: $argty:ty),*) $out:ty, $bound:path) => {
+        fn $name(&self, axes: impl Into<Axes> $(, $arg: $argty)*) -> Result<ArrayD<$out>>
+        where
+            E: $bound,
+        {
+            $name(self, axes $(, $arg)*)
+        }
+        fn $typed(&self, axis: Axis $(, $arg: $argty)*) -> Result<Array<$out, D::Smaller>>
+        where
+            E: $bound,
+        {
+            $typed(self, axis $(, $arg)*)
+        }
+    };
+    (@method quantile $name:ident $typed:ident ($q:ident: $qty:ty $(, $arg:ident: $argty:ty)*) $out:ty, $bound:path) => {
+        fn $name(&self, $q: $qty, axes: impl Into<Axes> $(, $arg: $argty)*) -> Result<ArrayD<$out>>
+        where
+            E: $bound,
+        {
+            $name(self, $q, axes $(, $arg)*)
+        }
+        fn $typed(&self, $q: $qty, axis: Axis $(, $arg: $argty)*) -> Result<Array<$out, D>>
+        where
+            E: $bound,
+        {
+            $typed(self, $q, axis $(, $arg)*)
+        }
+    };
+    (@method arg $name:ident $typed:ident () $out:ty, $bound:path) => {
+        fn $name(&self, axis: Option<isize>) -> Result<ArrayD<$out>>
+        where
+            E: $bound,
+        {
+            $name(self, axis)
+        }
+        fn $typed(&self, axis: Axis) -> Result<Array<$out, D::Smaller>>
+        where
+            E: $bound,
+        {
+            $typed(self, axis)
+        }
+    };
+    (@method scan $name:ident $typed:ident () $out:ty, $bound:path) => {
+        fn $name(&self, axis: Option<isize>) -> Result<ArrayD<$out>>
+        where
+            E: $bound,
+        {
+            $name(self, axis)
+        }
+        fn $typed(&self, axis: Axis) -> Result<Array<$out, D>>
+        where
+            E: $bound,
+        {
+            $typed(self, axis)
+        }
+    };
+    (@method flat $name:ident () $out:ty, $bound:path) => {
+        fn $name(&self) -> Result<$out>
+        where
+            E: $bound,
+        {
+            $name(self)
+        }
+    };
+}
+
+nan_functions! {
+    /// Sum of the non-NaN values over `axes`; empty slices sum to zero.
+    ///
+    /// ```text
+    /// nansum(x) = Σ { xᵢ : xᵢ not NaN }
+    /// ```
+    /// Accumulated in [`Element::Acc`] (`f32` → `f64`, `f16` → `f32`) with
+    /// compensated block sums; integers wrap on overflow as NumPy's. `axes`
+    /// is an integer (negative counts from the end), several axes, an
+    /// [`ndarray::Axis`] or [`Axes::All`]; [`nansum_axis`] takes one `Axis`
+    /// and gives a typed result of one dimension fewer.
+    ///
+    /// # Errors
+    /// [`Error::AxisOutOfBounds`](crate::Error::AxisOutOfBounds),
+    /// [`Error::DuplicateAxis`](crate::Error::DuplicateAxis).
+    ///
+    /// ```
+    /// use ndarray::{array, Axis};
+    /// let a = array![[1.0, f64::NAN], [3.0, 4.0]];
+    /// assert_eq!(nanops::nansum_axis(&a, Axis(0))?, array![4.0, 4.0]);
+    /// assert_eq!(nanops::nansum(&a, -2)?, array![4.0, 4.0].into_dyn());
+    /// assert_eq!(nanops::nansum(&a, nanops::Axes::All)?[[]], 8.0);
+    /// # Ok::<(), nanops::Error>(())
+    /// ```
+    reduce fn nansum, nansum_axis() -> E::Sum where E: Element = NanSum;
+
+    /// Product of the non-NaN values over `axes`; empty slices give one.
+    ///
+    /// ```text
+    /// nanprod(x) = Π { xᵢ : xᵢ not NaN }
+    /// ```
+    ///
+    /// # Errors
+    /// Axis errors.
+    ///
+    /// ```
+    /// use ndarray::array;
+    /// let a = array![2.0, f64::NAN, 3.0];
+    /// assert_eq!(nanops::nanprod(&a, 0)?[[]], 6.0);
+    /// # Ok::<(), nanops::Error>(())
+    /// ```
+    reduce fn nanprod, nanprod_axis() -> E::Sum where E: Element = NanProd;
+
+    /// Number of non-NaN values over `axes` (NumPy has no such function).
+    ///
+    /// ```text
+    /// nancount(x) = #{ i : xᵢ not NaN }
+    /// ```
+    ///
+    /// # Errors
+    /// Axis errors.
+    ///
+    /// ```
+    /// use ndarray::{array, Axis};
+    /// let a = array![[1.0, f64::NAN], [f64::NAN, f64::NAN]];
+    /// assert_eq!(nanops::nancount_axis(&a, Axis(1))?, array![1, 0]);
+    /// # Ok::<(), nanops::Error>(())
+    /// ```
+    reduce fn nancount, nancount_axis() -> u64 where E: Element = NanCount;
+
+    /// Mean of the non-NaN values over `axes`; NaN for an empty or all-NaN
+    /// slice (count those with [`report`](crate::report) and
+    /// [`NanMean`](crate::stats::NanMean)).
+    ///
+    /// ```text
+    /// nanmean(x) = nansum(x) / nancount(x)
+    /// ```
+    /// Integers and `bool` give `f64`; `f16`/`f32` keep their type but are
+    /// accumulated in `f32`/`f64`.
+    ///
+    /// # Errors
+    /// Axis errors.
+    ///
+    /// ```
+    /// use ndarray::{array, Axis};
+    /// let a = array![[1.0, f64::NAN], [3.0, 4.0]];
+    /// assert_eq!(nanops::nanmean_axis(&a, Axis(1))?, array![1.0, 3.5]);
+    /// assert_eq!(nanops::nanmean(&array![1_i32, 2], 0)?[[]], 1.5);
+    /// # Ok::<(), nanops::Error>(())
+    /// ```
+    reduce fn nanmean, nanmean_axis() -> E::Mean where E: Element = NanMean;
+
+    /// Variance of the non-NaN values over `axes`.
+    ///
+    /// ```text
+    /// nanvar(x) = Σ |xᵢ − mean|² / (n − ddof)      over the n non-NaN xᵢ
+    /// ```
+    /// NaN where `n − ddof ≤ 0`. Complex input gives a real variance. Computed in
+    /// one pass over memory: two passes inside cache-sized blocks, blocks merged
+    /// with Chan's formula ([`crate::states::Moments`]).
+    ///
+    /// # Errors
+    /// Axis errors.
+    ///
+    /// ```
+    /// use ndarray::array;
+    /// let a = array![1.0, 2.0, f64::NAN, 3.0, 4.0];
+    /// assert_eq!(nanops::nanvar(&a, 0, 0.0)?[[]], 1.25);
+    /// assert_eq!(nanops::nanvar(&a, 0, 1.0)?[[]], 5.0 / 3.0);
+    /// # Ok::<(), nanops::Error>(())
+    /// ```
+    reduce fn nanvar, nanvar_axis(ddof: impl Into<Ddof>) -> E::Var where E: Element = NanVar(ddof.into());
+
+    /// Standard deviation of the non-NaN values over `axes`: `sqrt(nanvar)`.
+    ///
+    /// # Errors
+    /// Axis errors.
+    ///
+    /// ```
+    /// use ndarray::{array, Axis};
+    /// let a = array![[1.0, 3.0], [f64::NAN, 5.0]];
+    /// assert_eq!(nanops::nanstd_axis(&a, Axis(1), 0.0)?, array![1.0, 0.0]);
+    /// # Ok::<(), nanops::Error>(())
+    /// ```
+    reduce fn nanstd, nanstd_axis(ddof: impl Into<Ddof>) -> E::Var where E: Element = NanStd(ddof.into());
+
+    /// Minimum of the non-NaN values over `axes`; NaN for an all-NaN slice.
+    ///
+    /// Complex values order lexicographically (real part, then imaginary), as NumPy.
+    ///
+    /// # Errors
+    /// [`Error::EmptyReduction`](crate::Error::EmptyReduction) when a reduced
+    /// axis has length zero (and the output is not empty); axis errors.
+    ///
+    /// ```
+    /// use ndarray::{array, Axis};
+    /// let a = array![[3.0, f64::NAN, 1.0], [f64::NAN, 2.0, 5.0]];
+    /// assert_eq!(nanops::nanmin_axis(&a, Axis(1))?, array![1.0, 2.0]);
+    /// # Ok::<(), nanops::Error>(())
+    /// ```
+    reduce fn nanmin, nanmin_axis() -> E where E: Element = NanMin;
+
+    /// Maximum of the non-NaN values over `axes`; NaN for an all-NaN slice.
+    ///
+    /// # Errors
+    /// As [`nanmin`].
+    ///
+    /// ```
+    /// use ndarray::array;
+    /// let a = array![[3.0, f64::NAN], [f64::NAN, 2.0]];
+    /// assert_eq!(nanops::nanmax(&a, 0)?, array![3.0, 2.0].into_dyn());
+    /// # Ok::<(), nanops::Error>(())
+    /// ```
+    reduce fn nanmax, nanmax_axis() -> E where E: Element = NanMax;
+
+    /// Index of the first minimum along `axis`, ignoring NaN. Ties go to the
+    /// first index, as NumPy. `None` indexes the array flattened in C order
+    /// (a 0-d result; [`nanargmin_flat`] gives the index itself).
+    ///
+    /// # Errors
+    /// [`Error::AllNanSlice`](crate::Error::AllNanSlice) when a slice holds
+    /// only NaN, [`Error::EmptyReduction`](crate::Error::EmptyReduction) for
+    /// an empty slice, axis errors.
+    ///
+    /// ```
+    /// use ndarray::{array, Axis};
+    /// let a = array![[f64::NAN, 4.0, 1.0], [2.0, 2.0, f64::NAN]];
+    /// assert_eq!(nanops::nanargmin_axis(&a, Axis(1))?, array![2, 0]);
+    /// assert_eq!(nanops::nanargmin(&a, Some(-1))?, array![2, 0].into_dyn());
+    /// assert_eq!(nanops::nanargmin(&a, None)?[[]], 2);
+    /// # Ok::<(), nanops::Error>(())
+    /// ```
+    arg fn nanargmin, nanargmin_axis() -> usize where E: Element = NanArgMin::default();
+
+    /// Index of the first maximum along `axis`, ignoring NaN; see [`nanargmin`].
+    ///
+    /// # Errors
+    /// As [`nanargmin`].
+    ///
+    /// ```
+    /// use ndarray::{array, Axis};
+    /// let a = array![f64::NAN, 4.0, 4.0];
+    /// assert_eq!(nanops::nanargmax_axis(&a, Axis(0))?[()], 1);
+    /// # Ok::<(), nanops::Error>(())
+    /// ```
+    arg fn nanargmax, nanargmax_axis() -> usize where E: Element = NanArgMax::default();
+
+    /// Index of the first minimum of the whole array flattened in C
+    /// (row-major) order, ignoring NaN (NumPy's `axis=None`).
+    ///
+    /// # Errors
+    /// [`Error::AllNanSlice`](crate::Error::AllNanSlice) when every value is
+    /// NaN, [`Error::EmptyReduction`](crate::Error::EmptyReduction) for an
+    /// empty array.
+    ///
+    /// ```
+    /// use ndarray::array;
+    /// let a = array![[f64::NAN, 4.0, 1.0], [2.0, 2.0, f64::NAN]];
+    /// assert_eq!(nanops::nanargmin_flat(&a)?, 2);
+    /// assert!(nanops::nanargmin_flat(&array![f64::NAN]).is_err());
+    /// # Ok::<(), nanops::Error>(())
+    /// ```
+    flat fn nanargmin_flat() -> usize where E: Element = NanArgMin::default();
+
+    /// Index of the first maximum of the whole array flattened in C order,
+    /// ignoring NaN; see [`nanargmin_flat`].
+    ///
+    /// # Errors
+    /// As [`nanargmin_flat`].
+    ///
+    /// ```
+    /// use ndarray::array;
+    /// assert_eq!(nanops::nanargmax_flat(&array![[1.0, 5.0], [f64::NAN, 5.0]])?, 1);
+    /// # Ok::<(), nanops::Error>(())
+    /// ```
+    flat fn nanargmax_flat() -> usize where E: Element = NanArgMax::default();
+
+    /// Median of the non-NaN values over `axes`; NaN for an all-NaN slice.
+    ///
+    /// ```text
+    /// nanmedian(x) = x_{(n−1)/2}                        (n odd, sorted valid values)
+    ///              = (x_{n/2−1} + x_{n/2}) / 2          (n even; no overflow: see below)
+    /// ```
+    /// Unlike NumPy, the mean of two huge middle values does not overflow:
+    /// `nanmedian([1.7e308, 1.7e308])` is `1.7e308`. Found by selection,
+    /// never a sort; integers and `bool` give `f64`.
+    ///
+    /// # Errors
+    /// Axis errors.
+    ///
+    /// ```
+    /// use ndarray::{array, Axis};
+    /// let a = array![[3.0, f64::NAN, 1.0, 2.0], [1.7e308, 1.7e308, f64::NAN, f64::NAN]];
+    /// assert_eq!(nanops::nanmedian_axis(&a, Axis(1))?, array![2.0, 1.7e308]);
+    /// # Ok::<(), nanops::Error>(())
+    /// ```
+    reduce fn nanmedian, nanmedian_axis() -> E::Value where E: QuantileElement = Median(NanPolicy::Omit);
+
+    /// Median over `axes` where any NaN makes its slice's result NaN (NumPy's `median`).
+    ///
+    /// # Errors
+    /// Axis errors.
+    ///
+    /// ```
+    /// use ndarray::{array, Axis};
+    /// let m = nanops::median_axis(&array![[1.0, 5.0, 2.0], [1.0, f64::NAN, 2.0]], Axis(1))?;
+    /// assert_eq!(m[0], 2.0);
+    /// assert!(m[1].is_nan());
+    /// # Ok::<(), nanops::Error>(())
+    /// ```
+    reduce fn median, median_axis() -> E::Value where E: QuantileElement = Median(NanPolicy::Propagate);
+
+    /// Quantiles of the non-NaN values over `axes`; all-NaN slices give NaN.
+    ///
+    /// The result has a leading axis of `q.len()`, then the kept axes; floats
+    /// keep their type, integers give `f64`. With `method = Linear`, for sorted
+    /// valid values `x₀ ≤ … ≤ xₙ₋₁`:
+    ///
+    /// ```text
+    /// v = (n − 1)·q,  i = ⌊v⌋,  γ = v − i
+    /// Q(q) = x_i + (x_{i+1} − x_i)·γ          (γ < 0.5)
+    ///      = x_{i+1} − (x_{i+1} − x_i)·(1 − γ) (γ ≥ 0.5)
+    /// ```
+    /// and the other 12 methods as NumPy ([`QuantileMethod`]). Weights, other
+    /// result types and NumPy's `q` dtypes: [`Quantiles`](crate::stats::Quantiles).
+    ///
+    /// # Errors
+    /// [`Error::InvalidQuantile`](crate::Error::InvalidQuantile) for `q`
+    /// outside `[0, 1]`; axis errors.
+    ///
+    /// ```
+    /// use ndarray::{array, Axis};
+    /// use nanops::QuantileMethod;
+    /// let a = array![[1.0, f64::NAN, 3.0, 4.0], [f64::NAN, f64::NAN, 5.0, 6.0]];
+    /// let q = nanops::nanquantile_axis(&a, &[0.0, 0.5, 1.0], Axis(1), QuantileMethod::Linear)?;
+    /// assert_eq!(q, array![[1.0, 5.0], [3.0, 5.5], [4.0, 6.0]]);
+    /// # Ok::<(), nanops::Error>(())
+    /// ```
+    quantile fn nanquantile, nanquantile_axis(q: &[f64], method: QuantileMethod) -> E::Value where E: QuantileElement =
+        Quantiles::<E::Value>::new(q, QuantileOptions { method, ..Default::default() });
+
+    /// Quantiles over `axes` where any NaN makes its slice's result NaN (NumPy's `quantile`).
+    ///
+    /// # Errors
+    /// As [`nanquantile`].
+    ///
+    /// ```
+    /// use ndarray::array;
+    /// use nanops::QuantileMethod;
+    /// let a = array![[1.0, 2.0, 3.0], [1.0, f64::NAN, 3.0]];
+    /// let q = nanops::quantile(&a, &[0.5], 1, QuantileMethod::Linear)?;
+    /// assert_eq!(q[[0, 0]], 2.0);
+    /// assert!(q[[0, 1]].is_nan());
+    /// # Ok::<(), nanops::Error>(())
+    /// ```
+    quantile fn quantile, quantile_axis(q: &[f64], method: QuantileMethod) -> E::Value where E: QuantileElement =
+        Quantiles::<E::Value>::new(q, QuantileOptions {
+            method,
+            nan_policy: NanPolicy::Propagate,
+            ..Default::default()
+        });
+
+    /// Cumulative sum along `axis`, NaN counted as zero; the result has the
+    /// input's shape (`None`: the array flattened in C order, as
+    /// [`nancumsum_flat`]).
+    ///
+    /// ```text
+    /// out[i] = Σ_{j ≤ i} (x[j] if x[j] is not NaN else 0)
+    /// ```
+    /// Running totals are kept in [`Element::Acc`] and rounded per element,
+    /// except for `f16`/`bf16` (accumulated in `f32`): their running totals are
+    /// kept in `f64`, since a plain `f32` running total stops absorbing small
+    /// values once it is large. Lanes run in parallel; along an outer axis
+    /// (axis 0 of a C array) rows of lanes are walked side by side.
+    ///
+    /// # Errors
+    /// Axis errors.
+    ///
+    /// ```
+    /// use ndarray::{array, Axis};
+    /// let a = array![[1.0, f64::NAN], [2.0, 3.0]];
+    /// assert_eq!(nanops::nancumsum_axis(&a, Axis(0))?, array![[1.0, 0.0], [3.0, 3.0]]);
+    /// # Ok::<(), nanops::Error>(())
+    /// ```
+    scan fn nancumsum, nancumsum_axis() -> E::Sum where E: Element = CumSum;
+
+    /// Cumulative product along `axis`, NaN counted as one.
+    ///
+    /// # Errors
+    /// Axis errors.
+    ///
+    /// ```
+    /// use ndarray::array;
+    /// let a = array![[2.0, f64::NAN], [3.0, 4.0]];
+    /// assert_eq!(nanops::nancumprod(&a, Some(1))?, array![[2.0, 2.0], [3.0, 12.0]].into_dyn());
+    /// # Ok::<(), nanops::Error>(())
+    /// ```
+    scan fn nancumprod, nancumprod_axis() -> E::Sum where E: Element = CumProd;
+}

@@ -1,0 +1,64 @@
+//! The [`Element`] trait: one sealed trait for every type nanops reduces.
+
+use super::accumulate::{Accumulator, FloatAcc};
+use std::fmt::Debug;
+
+pub(crate) mod sealed {
+    pub trait Sealed {}
+}
+
+/// A type nanops can reduce. Sealed: see the [module docs](self).
+///
+/// ```
+/// use nanops::Element;
+/// assert!(f64::NAN.is_nan_value());
+/// assert!(!Element::is_nan_value(3_i32));
+/// assert_eq!(<f32 as Element>::to_acc(1.5_f32), 1.5_f64);
+/// ```
+pub trait Element:
+    Copy + Default + Send + Sync + Debug + PartialEq + 'static + sealed::Sealed
+{
+    /// Accumulator of sums and products.
+    type Acc: Accumulator;
+    /// Type of `nansum`/`nanprod`/`nancumsum` results (NumPy's result dtype).
+    type Sum: Copy + Default + Send + Sync + Debug + 'static;
+    /// Arithmetic type of means and variances.
+    type Float: FloatAcc;
+    /// Type of `nanmean` results.
+    type Mean: Copy + Default + Send + Sync + Debug + 'static;
+    /// Type of `nanvar`/`nanstd` results (real, also for complex input).
+    type Var: Copy + Default + Send + Sync + Debug + 'static;
+    /// Whether a value of this type can be NaN at all.
+    const CAN_BE_NAN: bool;
+    /// True for NaN (complex: either part NaN).
+    fn is_nan_value(self) -> bool;
+    /// Widens to the accumulator type.
+    fn to_acc(self) -> Self::Acc;
+    /// Converts to the floating type of means and variances.
+    fn to_float(self) -> Self::Float;
+    /// Rounds an accumulated sum or product to the result type.
+    fn sum_from_acc(acc: Self::Acc) -> Self::Sum;
+    /// Rounds a mean to the result type.
+    fn mean_from_float(x: Self::Float) -> Self::Mean;
+    /// Rounds a variance to the result type.
+    fn var_from_real(x: <Self::Float as FloatAcc>::Real) -> Self::Var;
+    /// A standard deviation from an unrounded variance. `f32`/`f64` take the
+    /// square root of the variance rounded to the result type, as NumPy's
+    /// `nanstd` does; `f16` takes it in `f32` and rounds once (rounding a
+    /// subnormal `f16` variance first would lose most of its digits).
+    fn std_from_real(x: <Self::Float as FloatAcc>::Real) -> Self::Var;
+    /// `self < other` in NumPy's order (complex: lexicographic). Never true with NaN.
+    fn less(self, other: Self) -> bool;
+    /// The NaN of this type (integers, which have none: zero, never observed
+    /// because their slices cannot be all-NaN and empty slices are errors).
+    fn nan() -> Self;
+    /// Runs a hot loop over values of this type. Real floating types run it
+    /// compiled for the best instruction set of the CPU (see `simd::dispatch`);
+    /// complex, integers and `bool` run it as compiled (rare enough not to
+    /// be worth three copies of every loop in build time and code size).
+    #[doc(hidden)]
+    #[inline(always)]
+    fn dispatch<T>(f: impl FnOnce() -> T) -> T {
+        f()
+    }
+}

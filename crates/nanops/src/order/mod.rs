@@ -1,0 +1,23 @@
+//! The order-statistics family: medians and quantiles (13 methods, weights),
+//! NaN-skipping and NaN-propagating.
+//!
+//! A function of this family is an
+//! [`OrderStatistic`](statistic::OrderStatistic): what it needs of a lane's
+//! sorted valid values. The driver ([`unweighted`]) copies each lane's valid
+//! values into per-task scratch (strided lanes side by side a cache line at a
+//! time), brackets the ranks of a single long lane from a sample without a
+//! copy, sorts many short lanes side by side for the median, and runs lanes
+//! in parallel; the [`select`] kernels reorder the scratch by selection,
+//! never a full sort. Weighted quantiles take their own path ([`weighted`]).
+
+mod bracket;
+mod driver;
+pub mod select;
+mod short_median;
+mod statistic;
+mod weighted;
+
+pub(crate) use bracket::MIN_BRACKET_LANE;
+pub(crate) use driver::{check_q, ensure_order_memory, small_whole, unweighted};
+pub(crate) use statistic::{Median, OrderStatistic, Quantiles};
+pub(crate) use weighted::weighted;

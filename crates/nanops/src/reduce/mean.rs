@@ -1,0 +1,42 @@
+//! `nanmean`: the sum kernels, with the count, into a [`Mean`].
+
+use super::reducer::Reducer;
+use super::sum::{column_sums, short_sum, sum_into};
+use crate::element::Element;
+use crate::states::{Mean, State, Sum};
+
+/// `nanmean`: compensated sum and count in the element's floating type.
+pub(crate) struct MeanReducer;
+
+impl<E: Element> Reducer<E> for MeanReducer {
+    type Value = E::Float;
+    type State = Mean<E::Float>;
+    type Output = E::Mean;
+    #[inline(always)]
+    fn push_slice(&self, st: &mut Self::State, xs: &[E]) {
+        st.count += sum_into(&mut st.sum, xs, E::to_float);
+    }
+    const SHORT: bool = true;
+    const PREFETCH_SHORT: bool = true;
+    #[inline(always)]
+    fn short_state<const L: usize>(&self, xs: &[E; L]) -> Self::State {
+        let (sum, valid) = short_sum(xs, E::to_float);
+        Mean::from_parts(Sum::of(sum), valid)
+    }
+    #[inline(always)]
+    fn push_rows(&self, states: &mut [Self::State], rows: &[&[E]]) {
+        let (acc, nans) = column_sums(states.len(), rows, E::to_float);
+        let n = rows.len() as u64;
+        for j in 0..states.len() {
+            states[j].sum.push(acc[j]);
+            states[j].count += n - nans[j] as u64;
+        }
+    }
+    fn finish(&self, st: &Self::State) -> E::Mean {
+        // 0/0 gives NaN for an empty slice, as NumPy.
+        E::mean_from_float(st.finish())
+    }
+    fn degenerate(&self, st: &Self::State) -> bool {
+        st.count == 0
+    }
+}

@@ -1,0 +1,33 @@
+//! The reduce family: one-pass reductions (sum, prod, count, mean, var, std,
+//! min, max, argmin, argmax).
+//!
+//! A function of this family is a [`Reducer`](reducer::Reducer): a
+//! [`State`](crate::states::State) and the kernels that fill it from
+//! contiguous slices (one output's values) or rows (one value of many
+//! outputs). The driver ([`reduce`]) plans the view, picks the loop nest,
+//! splits the work over threads and chunks at shape-fixed boundaries, merges
+//! the partial states in order and finishes them into the result.
+
+// Index loops on purpose (see `reducer::first_valid`): adaptors may not
+// inline into the instruction-set versions of the hot loops.
+#![allow(clippy::needless_range_loop)]
+
+mod arg;
+mod count;
+mod driver;
+mod extremum;
+mod mean;
+mod moments;
+mod prod;
+mod reducer;
+mod sum;
+mod walk;
+
+pub(crate) use arg::{arg_slice, ArgReducer};
+pub(crate) use count::CountReducer;
+pub(crate) use driver::{reduce, reduce_checked};
+pub(crate) use extremum::ExtremumReducer;
+pub(crate) use mean::MeanReducer;
+pub(crate) use moments::VarReducer;
+pub(crate) use prod::ProdReducer;
+pub(crate) use sum::SumReducer;

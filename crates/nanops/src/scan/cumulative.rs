@@ -1,0 +1,48 @@
+//! `nancumsum` / `nancumprod`: running totals treating NaN as the identity.
+
+use super::scanner::Scanner;
+use crate::element::{Accumulator, Element};
+
+/// `nancumsum`: the running sum in [`Accumulator::Running`], NaN counted as
+/// zero, each position rounded to the result type.
+///
+/// `f16`/`bf16` accumulate in `f32` elsewhere, but their running totals are
+/// kept in `f64`: a plain `f32` running total stops absorbing small values
+/// once it is large (a million float16 values, cancelling pairs up to 1e4 and
+/// small ones, ended at 3066 instead of 4499).
+pub(crate) struct CumSum;
+
+impl<E: Element> Scanner<E> for CumSum {
+    type Running = <E::Acc as Accumulator>::Running;
+    type Output = E::Sum;
+    #[inline(always)]
+    fn start(&self) -> Self::Running {
+        Accumulator::zero()
+    }
+    #[inline(always)]
+    fn step(&self, running: &mut Self::Running, x: E) -> E::Sum {
+        if !x.is_nan_value() {
+            *running = running.add(x.to_acc().to_running());
+        }
+        E::sum_from_acc(E::Acc::from_running(*running))
+    }
+}
+
+/// `nancumprod`: the running product in the accumulator type, NaN counted as one.
+pub(crate) struct CumProd;
+
+impl<E: Element> Scanner<E> for CumProd {
+    type Running = E::Acc;
+    type Output = E::Sum;
+    #[inline(always)]
+    fn start(&self) -> E::Acc {
+        E::Acc::one()
+    }
+    #[inline(always)]
+    fn step(&self, running: &mut E::Acc, x: E) -> E::Sum {
+        if !x.is_nan_value() {
+            *running = running.mul(x.to_acc());
+        }
+        E::sum_from_acc(*running)
+    }
+}

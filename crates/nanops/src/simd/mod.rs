@@ -1,0 +1,12 @@
+//! SIMD dispatch and the machine-level helpers every family shares.
+//!
+//! - [`dispatch`](dispatch::dispatch): runs a hot loop compiled for the best
+//!   instruction set of this CPU (x86-64-v4, v3 or the baseline), chosen once
+//!   at run time by `pulp`;
+//! - `prefetch`: software prefetch ahead of the streaming loops;
+//! - `compress`: the AVX-512 compress kernels of the order statistics, per
+//!   float type, where `pulp` has no word for the instruction.
+
+pub(crate) mod compress;
+pub(crate) mod dispatch;
+pub(crate) mod prefetch;
