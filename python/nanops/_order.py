@@ -5,14 +5,13 @@
 Quantiles and percentiles map onto the primitive ``_nanops.nanquantile``;
 medians onto ``_nanops.nanmedian`` (NumPy's median is the *mean* of the two
 middle values, which differs in the last bit from the 0.5-quantile and, for
-infinities, in more), or two selections when the compiled module lacks it.
+infinities, in more).
 This module reproduces NumPy's argument checks, result dtypes and warnings
 around them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any, Final
 
 import numpy as np
@@ -101,14 +100,6 @@ _Q_CODE: Final = {
 #: interpolates in (None for the input's own, or float64 for integers).
 _RESULT_CODE: Final = {"e": "f2", "f": "f4", "d": "f8"}
 
-_HALF: Final = np.array(0.5)
-_HALF.setflags(write=False)
-
-#: ``_nanops.nanmedian(a, axes, ignore_nan)`` when the compiled module has it.
-_nanmedian_prim: Callable[..., tuple[np.ndarray, bool]] | None = getattr(
-    _nanops, "nanmedian", None
-)
-
 _MSG_ALL_NAN = "All-NaN slice encountered"
 
 
@@ -118,41 +109,6 @@ _MSG_ALL_NAN = "All-NaN slice encountered"
 def _all_nan_slices(x: np.ndarray, axes: tuple[int, ...]) -> int:
     """Number of slices of ``x`` over ``axes`` without a non-NaN value."""
     return int(np.count_nonzero(_nanops.nancount(x, axes) == 0))
-
-
-def _midpoint(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
-    """NumPy's mean of the two middle values: ``(lo + hi) / 2``.
-
-    Computed in the dtype of ``lo`` (float16 through float32, as ``np.mean``),
-    falling back to ``lo/2 + hi/2`` where the sum overflows.
-    """
-    rdt = lo.dtype
-    work = np.float32 if rdt == np.float16 else rdt
-    lo = lo.astype(work, copy=False)
-    hi = hi.astype(work, copy=False)
-    with np.errstate(over="ignore", invalid="ignore"):
-        mid = np.add(lo, hi, out=...)
-        np.true_divide(mid, 2, out=mid)
-        over = np.isinf(mid) & np.isfinite(lo) & np.isfinite(hi)
-        if over.any():
-            np.copyto(mid, lo / 2 + hi / 2, where=over)
-    result: np.ndarray = mid.astype(rdt, copy=False)
-    return result
-
-
-def _median_kernel(
-    x: np.ndarray, axes: tuple[int, ...], ignore_nan: bool
-) -> tuple[np.ndarray, bool]:
-    """Median of each slice as NumPy computes it (mean of the two middles).
-
-    Uses ``_nanops.nanmedian`` when available; otherwise two selections
-    (``lower`` and ``higher``) averaged here.
-    """
-    if _nanmedian_prim is not None:
-        return _nanmedian_prim(x, axes, ignore_nan)
-    lo, empty = _nanops.nanquantile(x, _HALF, axes, "lower", None, ignore_nan)
-    hi, _ = _nanops.nanquantile(x, _HALF, axes, "higher", None, ignore_nan)
-    return _midpoint(lo, hi), empty
 
 
 def _q_is_valid(q: np.ndarray) -> bool:
@@ -290,7 +246,7 @@ def _median(a: Any, axis: Any, out: Any, keepdims: Any, ignore_nan: bool) -> Any
         check_out(out, out_shape(x.shape, axes, kd))
         if out.dtype != rd:
             raise Delegate  # NumPy's casting into `out` varies by path
-    res, empty = _median_kernel(x, axes, ignore_nan)
+    res, empty = _nanops.nanmedian(x, axes, ignore_nan)
     res = with_dtype(res, rd)
     if ignore_nan and empty:
         warn(_MSG_ALL_NAN, 3, count=_all_nan_slices(x, axes))
