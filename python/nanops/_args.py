@@ -9,8 +9,8 @@ also NumPy's RuntimeWarning messages and :func:`warn`.
 When a call is outside what the primitives cover, or is an error path whose
 exact exception NumPy should produce, the helpers raise :class:`Delegate`; the
 public function then calls its fallback (the original NumPy function) with
-the caller's arguments.  ``Delegate`` is only ever raised *before* anything observable has
-happened (no warning emitted, no ``out`` written).
+the caller's arguments.  ``Delegate`` is only ever raised *before* anything
+observable has happened (no warning emitted, no ``out`` written).
 """
 
 from __future__ import annotations
@@ -49,6 +49,7 @@ __all__ = [
     "F64",
     "INTP",
     "SUM_DTYPE",
+    "KERNEL_INEXACT",
     "PRECISION",
 ]
 
@@ -60,7 +61,7 @@ INTP: Final[np.dtype[Any]] = np.dtype(np.intp)
 
 
 class Delegate(Exception):
-    """Internal signal: let the original NumPy function handle this call."""
+    """Internal signal: let the fallback (NumPy's function) handle this call."""
 
 
 # --- dtypes --------------------------------------------------------------
@@ -81,6 +82,9 @@ def _sum_dtype(char: str) -> np.dtype[Any]:
         return np.dtype(np.uint)
     return dt
 
+
+#: The inexact dtypes the primitives accept.
+KERNEL_INEXACT: Final[frozenset[np.dtype[Any]]] = frozenset(np.dtype(c) for c in "efdFD")
 
 #: Result dtype of sum/prod/cumsum/cumprod per input type char.
 SUM_DTYPE: Final[dict[str, np.dtype[Any]]] = {c: _sum_dtype(c) for c in KERNEL_CHARS}

@@ -17,6 +17,7 @@ import numpy as np
 from . import _nanops
 from ._args import (
     F64,
+    KERNEL_INEXACT,
     MSG_DOF,
     MSG_EMPTY_MEAN,
     PRECISION,
@@ -39,7 +40,6 @@ from ._args import (
 
 __all__ = ["mean", "var"]
 
-_KERNEL_INEXACT = frozenset(np.dtype(c) for c in "efdFD")
 _REAL_OF: dict[str, np.dtype[Any]] = {
     "e": np.dtype("e"),
     "f": np.dtype("f"),
@@ -77,7 +77,7 @@ def _inexact_plan(
     """
     if comp is natural or (comp.char == natural.char and comp.isnative):
         return None, natural
-    if comp not in _KERNEL_INEXACT:
+    if comp not in KERNEL_INEXACT:
         raise Delegate
     if xdt.kind == "c" and comp.kind != "c" and not real:
         raise Delegate

@@ -16,6 +16,7 @@ import numpy as np
 
 from . import _nanops
 from ._args import (
+    KERNEL_INEXACT,
     SUM_DTYPE,
     Delegate,
     NoValue,
@@ -36,8 +37,6 @@ from ._args import (
 
 __all__ = ["sum_prod", "cumulative", "count", "count_fallback"]
 
-_KERNEL_INEXACT = frozenset(np.dtype(c) for c in "efdFD")
-
 
 def _accumulation(
     xdt: np.dtype[Any], natural: np.dtype[Any], comp: np.dtype[Any]
@@ -57,7 +56,7 @@ def _accumulation(
     ck = comp.kind
     if ck in "iu" and xdt.kind in "biu" and comp.isnative:
         return None, comp
-    if comp in _KERNEL_INEXACT and (xdt.kind != "c" or ck == "c"):
+    if comp in KERNEL_INEXACT and (xdt.kind != "c" or ck == "c"):
         return comp, comp
     raise Delegate
 
