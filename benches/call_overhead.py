@@ -64,7 +64,7 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--baseline-path", required=True, help="directory holding the copy")
     p.add_argument("--baseline", required=True, help="the copy's package name")
-    p.add_argument("--rounds", type=int, default=200)
+    p.add_argument("--rounds", type=int, default=600)
     p.add_argument("--number", type=int, default=1000, help="calls per timing")
     p.add_argument("--own-compiled", action="store_true",
                    help="let the baseline load its own copy of the compiled module")
