@@ -6,74 +6,22 @@ work is done by the compiled module ``nanops._nanops`` (Rust); inputs it does
 not cover (ndarray subclasses, object/datetime/long double dtypes, exotic
 argument combinations) are handed to NumPy itself.  ``nancount`` is an
 addition: the number of non-NaN values.
+
+The functions are generated from the rows of :mod:`nanops._registry`, whose
+order is ``__all__``.
 """
 
 from __future__ import annotations
 
 from importlib.metadata import PackageNotFoundError, version
 
-from ._order import median, nanmedian, nanpercentile, nanquantile, percentile, quantile
-from ._streaming import (
-    nanargmax,
-    nanargmin,
-    nancount,
-    nancumprod,
-    nancumsum,
-    nanmax,
-    nanmean,
-    nanmin,
-    nanprod,
-    nanstd,
-    nansum,
-    nanvar,
-)
+from ._registry import FUNCTIONS
 
-for _f in (
-    nansum,
-    nanprod,
-    nanmean,
-    nanvar,
-    nanstd,
-    nanmin,
-    nanmax,
-    nanargmin,
-    nanargmax,
-    nancumsum,
-    nancumprod,
-    nancount,
-    nanmedian,
-    nanquantile,
-    nanpercentile,
-    median,
-    quantile,
-    percentile,
-):
-    _f.__module__ = __name__
-del _f
+globals().update(FUNCTIONS)
 
 try:
     __version__: str = version("nanops")
 except PackageNotFoundError:  # running from a source tree
     __version__ = "0+unknown"
 
-__all__ = [
-    "nansum",
-    "nanprod",
-    "nanmean",
-    "nanvar",
-    "nanstd",
-    "nanmin",
-    "nanmax",
-    "nanargmin",
-    "nanargmax",
-    "nancumsum",
-    "nancumprod",
-    "nancount",
-    "nanmedian",
-    "nanquantile",
-    "nanpercentile",
-    "median",
-    "quantile",
-    "percentile",
-    "__version__",
-]
+__all__ = [*FUNCTIONS, "__version__"]

@@ -8,6 +8,7 @@ from typing import Any, Literal, SupportsIndex, TypeAlias, TypeVar, overload
 
 import numpy as np
 import numpy.typing as npt
+from numpy._globals import _NoValueType
 
 __version__: str
 
@@ -52,10 +53,10 @@ _QuantileMethod: TypeAlias = Literal[
     "midpoint",
     "nearest",
 ]
-# NumPy's `np._NoValue` sentinel appears as a default in the runtime
-# signatures; callers pass a bool (or leave the argument out).
-_KeepDims: TypeAlias = bool
-_Where: TypeAlias = npt.ArrayLike
+# NumPy's `np._NoValue` sentinel is the runtime default of these parameters
+# (as in NumPy's own stubs, passing it is allowed: it means "not given").
+_KeepDims: TypeAlias = bool | _NoValueType
+_Where: TypeAlias = npt.ArrayLike | _NoValueType
 
 # --- sum / prod ------------------------------------------------------------
 
@@ -164,8 +165,8 @@ def nanvar(
     keepdims: _KeepDims = ...,
     *,
     where: _Where = ...,
-    mean: npt.ArrayLike = ...,
-    correction: float = ...,
+    mean: npt.ArrayLike | _NoValueType = ...,
+    correction: float | _NoValueType = ...,
 ) -> Any: ...
 @overload
 def nanvar(
@@ -177,8 +178,8 @@ def nanvar(
     keepdims: _KeepDims = ...,
     *,
     where: _Where = ...,
-    mean: npt.ArrayLike = ...,
-    correction: float = ...,
+    mean: npt.ArrayLike | _NoValueType = ...,
+    correction: float | _NoValueType = ...,
 ) -> _ArrayT: ...
 @overload
 def nanvar(
@@ -190,8 +191,8 @@ def nanvar(
     ddof: float = 0,
     keepdims: _KeepDims = ...,
     where: _Where = ...,
-    mean: npt.ArrayLike = ...,
-    correction: float = ...,
+    mean: npt.ArrayLike | _NoValueType = ...,
+    correction: float | _NoValueType = ...,
 ) -> _ArrayT: ...
 @overload
 def nanstd(
@@ -203,8 +204,8 @@ def nanstd(
     keepdims: _KeepDims = ...,
     *,
     where: _Where = ...,
-    mean: npt.ArrayLike = ...,
-    correction: float = ...,
+    mean: npt.ArrayLike | _NoValueType = ...,
+    correction: float | _NoValueType = ...,
 ) -> Any: ...
 @overload
 def nanstd(
@@ -216,8 +217,8 @@ def nanstd(
     keepdims: _KeepDims = ...,
     *,
     where: _Where = ...,
-    mean: npt.ArrayLike = ...,
-    correction: float = ...,
+    mean: npt.ArrayLike | _NoValueType = ...,
+    correction: float | _NoValueType = ...,
 ) -> _ArrayT: ...
 @overload
 def nanstd(
@@ -229,8 +230,8 @@ def nanstd(
     ddof: float = 0,
     keepdims: _KeepDims = ...,
     where: _Where = ...,
-    mean: npt.ArrayLike = ...,
-    correction: float = ...,
+    mean: npt.ArrayLike | _NoValueType = ...,
+    correction: float | _NoValueType = ...,
 ) -> _ArrayT: ...
 
 # --- min / max / argmin / argmax -------------------------------------------
@@ -297,7 +298,7 @@ def nanargmin(
     axis: None = None,
     out: None = None,
     *,
-    keepdims: Literal[False] = ...,
+    keepdims: Literal[False] | _NoValueType = ...,
 ) -> np.intp: ...
 @overload
 def nanargmin(
@@ -329,7 +330,7 @@ def nanargmax(
     axis: None = None,
     out: None = None,
     *,
-    keepdims: Literal[False] = ...,
+    keepdims: Literal[False] | _NoValueType = ...,
 ) -> np.intp: ...
 @overload
 def nanargmax(

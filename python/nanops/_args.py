@@ -3,20 +3,20 @@
 Everything here is about turning NumPy-style arguments into what the compiled
 primitives of :mod:`nanops._nanops` accept (a native, aligned base-class
 ``ndarray`` and a tuple of normalised axes), and about shaping a primitive's
-result back into what NumPy would return (``keepdims``, ``out``, scalars).
+result back into what NumPy would return (``keepdims``, ``out``, scalars);
+also NumPy's RuntimeWarning messages and :func:`warn`.
 
 When a call is outside what the primitives cover, or is an error path whose
 exact exception NumPy should produce, the helpers raise :class:`Delegate`; the
-public function then calls the original NumPy function with the caller's
-arguments.  ``Delegate`` is only ever raised *before* anything observable has
-happened (no warning emitted, no ``out`` written).
+public function then calls its fallback (the original NumPy function) with
+the caller's arguments.  ``Delegate`` is only ever raised *before* anything
+observable has happened (no warning emitted, no ``out`` written).
 """
 
 from __future__ import annotations
 
 import operator
 import warnings
-from collections.abc import Callable
 from typing import Any, Final
 
 import numpy as np
@@ -25,7 +25,6 @@ from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
 __all__ = [
     "NoValue",
     "Delegate",
-    "original",
     "as_ndarray",
     "kernel_input",
     "dispatch_free",
@@ -43,9 +42,14 @@ __all__ = [
     "finish_ufunc",
     "finish_order",
     "warn",
+    "MSG_EMPTY_MEAN",
+    "MSG_DOF",
+    "MSG_ALL_NAN",
+    "MSG_ALL_NAN_AXIS",
     "F64",
     "INTP",
     "SUM_DTYPE",
+    "KERNEL_INEXACT",
     "PRECISION",
 ]
 
@@ -57,22 +61,7 @@ INTP: Final[np.dtype[Any]] = np.dtype(np.intp)
 
 
 class Delegate(Exception):
-    """Internal signal: let the original NumPy function handle this call."""
-
-
-def original(module_name: str, name: str) -> Callable[..., Any]:
-    """Return NumPy's own implementation of ``numpy.<name>``.
-
-    Captured at import time because callers (NumPy's test-suite among them)
-    may later rebind ``numpy.<name>`` to ours.  If that already happened
-    before nanops was imported, fall back to NumPy's private module.
-    """
-    fn: Callable[..., Any] = getattr(np, name)
-    if getattr(fn, "__module__", "").startswith("nanops"):
-        import importlib
-
-        fn = getattr(importlib.import_module(module_name), name)
-    return fn
+    """Internal signal: let the fallback (NumPy's function) handle this call."""
 
 
 # --- dtypes --------------------------------------------------------------
@@ -93,6 +82,9 @@ def _sum_dtype(char: str) -> np.dtype[Any]:
         return np.dtype(np.uint)
     return dt
 
+
+#: The inexact dtypes the primitives accept.
+KERNEL_INEXACT: Final[frozenset[np.dtype[Any]]] = frozenset(np.dtype(c) for c in "efdFD")
 
 #: Result dtype of sum/prod/cumsum/cumprod per input type char.
 SUM_DTYPE: Final[dict[str, np.dtype[Any]]] = {c: _sum_dtype(c) for c in KERNEL_CHARS}
@@ -365,11 +357,24 @@ def finish_order(
     return res
 
 
+# --- warnings ------------------------------------------------------------
+
+# NumPy's RuntimeWarning messages.
+MSG_EMPTY_MEAN: Final = "Mean of empty slice"
+MSG_DOF: Final = "Degrees of freedom <= 0 for slice."
+MSG_ALL_NAN: Final = "All-NaN slice encountered"
+#: How NumPy words ``MSG_ALL_NAN`` for nanmin/nanmax of a non-ndarray (lists, scalars).
+MSG_ALL_NAN_AXIS: Final = "All-NaN axis encountered"
+
+
 def warn(message: str, stacklevel: int, count: int = 1) -> None:
     """Emit ``RuntimeWarning(message)`` ``count`` times.
 
     ``stacklevel`` counts from the caller of this function, like
-    :func:`warnings.warn` does from its own caller.
+    :func:`warnings.warn` does from its own caller: 2 from a public function,
+    3 from a general-path helper the public function calls (the public
+    functions are generated so that no other frame sits in between; see
+    :mod:`nanops._generate`).
     """
     for _ in range(count):
         warnings.warn(message, RuntimeWarning, stacklevel=stacklevel + 1)

@@ -24,6 +24,30 @@ reaches Python (an internal panic would be a ``RuntimeError``).
 import numpy as np
 import numpy.typing as npt
 
+__all__ = [
+    "nansum",
+    "nanprod",
+    "nancount",
+    "nanmean",
+    "nanvar",
+    "nanmin",
+    "nanmax",
+    "nanargmin",
+    "nanargmax",
+    "nancumsum",
+    "nancumprod",
+    "fast_nansum",
+    "fast_nanprod",
+    "fast_nanmean",
+    "fast_nanvar",
+    "fast_nanextremum",
+    "fast_nanarg",
+    "fast_nanmedian",
+    "fast_nanquantile",
+    "nanquantile",
+    "nanmedian",
+]
+
 def nansum(a: np.ndarray, axes: tuple[int, ...]) -> np.ndarray:
     """Sum of non-NaN values (empty -> 0).
 

@@ -1,18 +1,19 @@
-"""Order statistics: median, quantile and percentile, NaN-ignoring
-(``nanmedian``/``nanquantile``/``nanpercentile``) and NaN-propagating
-(``median``/``quantile``/``percentile``).
+"""General paths of the order statistics: median, quantile and percentile,
+NaN-ignoring (``nanmedian``/``nanquantile``/``nanpercentile``) and
+NaN-propagating (``median``/``quantile``/``percentile``).
 
 Quantiles and percentiles map onto the primitive ``_nanops.nanquantile``;
 medians onto ``_nanops.nanmedian`` (NumPy's median is the *mean* of the two
 middle values, which differs in the last bit from the 0.5-quantile and, for
-infinities, in more), or two selections when the compiled module lacks it.
-This module reproduces NumPy's argument checks, result dtypes and warnings
-around them.
+infinities, in more).  This module reproduces NumPy's argument checks, result
+dtypes and warnings around them.  Each helper takes the registry row's
+constants, then the public function's parameters in signature order (see
+:mod:`nanops._registry`), and raises :class:`~nanops._args.Delegate` for what
+it hands to NumPy.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any, Final
 
 import numpy as np
@@ -21,8 +22,8 @@ from numpy.lib.array_utils import normalize_axis_tuple
 from . import _nanops
 from ._args import (
     F64,
+    MSG_ALL_NAN,
     Delegate,
-    NoValue,
     as_ndarray,
     check_out,
     dispatch_free,
@@ -30,37 +31,13 @@ from ._args import (
     keepdims_flag,
     kept_shape,
     kernel_input,
-    original,
     out_shape,
     tuple_axes,
     warn,
     with_dtype,
 )
 
-__all__ = [
-    "nanmedian",
-    "nanquantile",
-    "nanpercentile",
-    "median",
-    "quantile",
-    "percentile",
-]
-
-_NAN = "numpy.lib._nanfunctions_impl"
-_FB = "numpy.lib._function_base_impl"
-_np_nanmedian = original(_NAN, "nanmedian")
-_np_nanquantile = original(_NAN, "nanquantile")
-_np_nanpercentile = original(_NAN, "nanpercentile")
-_np_median = original(_FB, "median")
-_np_quantile = original(_FB, "quantile")
-_np_percentile = original(_FB, "percentile")
-
-# The fast entry points, bound once (a module attribute lookup per call
-# is a measurable part of a 1,000-value call).
-_fast_nanmedian = _nanops.fast_nanmedian
-_fast_nanquantile = _nanops.fast_nanquantile
-# `q` types `_fast_nanquantile` may take (a list or tuple only of Python floats)
-_FAST_Q = (float, list, tuple)
+__all__ = ["median", "quantile"]
 
 #: NumPy's quantile methods (Hyndman & Fan and friends).
 METHODS: Final = frozenset(
@@ -101,58 +78,12 @@ _Q_CODE: Final = {
 #: interpolates in (None for the input's own, or float64 for integers).
 _RESULT_CODE: Final = {"e": "f2", "f": "f4", "d": "f8"}
 
-_HALF: Final = np.array(0.5)
-_HALF.setflags(write=False)
-
-#: ``_nanops.nanmedian(a, axes, ignore_nan)`` when the compiled module has it.
-_nanmedian_prim: Callable[..., tuple[np.ndarray, bool]] | None = getattr(
-    _nanops, "nanmedian", None
-)
-
-_MSG_ALL_NAN = "All-NaN slice encountered"
-
-
 # --- helpers ---------------------------------------------------------------
 
 
 def _all_nan_slices(x: np.ndarray, axes: tuple[int, ...]) -> int:
     """Number of slices of ``x`` over ``axes`` without a non-NaN value."""
     return int(np.count_nonzero(_nanops.nancount(x, axes) == 0))
-
-
-def _midpoint(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
-    """NumPy's mean of the two middle values: ``(lo + hi) / 2``.
-
-    Computed in the dtype of ``lo`` (float16 through float32, as ``np.mean``),
-    falling back to ``lo/2 + hi/2`` where the sum overflows.
-    """
-    rdt = lo.dtype
-    work = np.float32 if rdt == np.float16 else rdt
-    lo = lo.astype(work, copy=False)
-    hi = hi.astype(work, copy=False)
-    with np.errstate(over="ignore", invalid="ignore"):
-        mid = np.add(lo, hi, out=...)
-        np.true_divide(mid, 2, out=mid)
-        over = np.isinf(mid) & np.isfinite(lo) & np.isfinite(hi)
-        if over.any():
-            np.copyto(mid, lo / 2 + hi / 2, where=over)
-    result: np.ndarray = mid.astype(rdt, copy=False)
-    return result
-
-
-def _median_kernel(
-    x: np.ndarray, axes: tuple[int, ...], ignore_nan: bool
-) -> tuple[np.ndarray, bool]:
-    """Median of each slice as NumPy computes it (mean of the two middles).
-
-    Uses ``_nanops.nanmedian`` when available; otherwise two selections
-    (``lower`` and ``higher``) averaged here.
-    """
-    if _nanmedian_prim is not None:
-        return _nanmedian_prim(x, axes, ignore_nan)
-    lo, empty = _nanops.nanquantile(x, _HALF, axes, "lower", None, ignore_nan)
-    hi, _ = _nanops.nanquantile(x, _HALF, axes, "higher", None, ignore_nan)
-    return _midpoint(lo, hi), empty
 
 
 def _q_is_valid(q: np.ndarray) -> bool:
@@ -278,7 +209,11 @@ def _beyond_float64(x: np.ndarray) -> bool:
     return bool(x.size) and (int(x.max()) > limit or int(x.min()) < -limit)
 
 
-def _median(a: Any, axis: Any, out: Any, keepdims: Any, ignore_nan: bool) -> Any:
+def median(
+    ignore_nan: bool, a: Any, axis: Any, out: Any, overwrite_input: Any, keepdims: Any
+) -> Any:
+    """``nanmedian`` (``ignore_nan``) or ``median``; ``overwrite_input`` is
+    ignored (the input is never modified)."""
     x = kernel_input(as_ndarray(a))
     if x.size == 0 or x.dtype.kind == "c":
         raise Delegate  # NumPy's empty-input path; complex medians
@@ -290,24 +225,28 @@ def _median(a: Any, axis: Any, out: Any, keepdims: Any, ignore_nan: bool) -> Any
         check_out(out, out_shape(x.shape, axes, kd))
         if out.dtype != rd:
             raise Delegate  # NumPy's casting into `out` varies by path
-    res, empty = _median_kernel(x, axes, ignore_nan)
+    res, empty = _nanops.nanmedian(x, axes, ignore_nan)
     res = with_dtype(res, rd)
     if ignore_nan and empty:
-        warn(_MSG_ALL_NAN, 3, count=_all_nan_slices(x, axes))
+        warn(MSG_ALL_NAN, 3, count=_all_nan_slices(x, axes))
     return finish_order(res, out, kd, kshape)
 
 
-def _quantile(
+def quantile(
+    percent: bool,
+    ignore_nan: bool,
     a: Any,
     q: Any,
     axis: Any,
     out: Any,
+    overwrite_input: Any,
     method: Any,
     keepdims: Any,
     weights: Any,
-    percent: bool,
-    ignore_nan: bool,
 ) -> Any:
+    """``nanquantile``/``quantile`` (``percent=False``) or
+    ``nanpercentile``/``percentile`` (``percent``), NaN-ignoring with
+    ``ignore_nan``; ``overwrite_input`` is ignored."""
     x = kernel_input(as_ndarray(a))
     if not (dispatch_free(q) and dispatch_free(weights)):
         raise Delegate
@@ -371,7 +310,7 @@ def _quantile(
         rd = x.dtype
     res = with_dtype(res, rd)
     if n_all_nan:
-        warn(_MSG_ALL_NAN, 3, count=n_all_nan)
+        warn(MSG_ALL_NAN, 3, count=n_all_nan)
     if (
         w is not None
         and method == "inverted_cdf"
@@ -382,229 +321,3 @@ def _quantile(
     ):
         return res  # NumPy's weighted path returns a 0-d array, not a scalar
     return finish_order(res, out, kd, kshape)
-
-
-# --- public functions ------------------------------------------------------
-
-
-def nanmedian(
-    a,
-    axis=None,
-    out=None,
-    overwrite_input=False,
-    keepdims=NoValue,
-):
-    """Median over the given axes, ignoring NaN.
-
-    Same signature, result dtype (float64 for integer input), warning
-    (``RuntimeWarning: All-NaN slice encountered``, once per all-NaN slice as
-    NumPy) and errors as :func:`numpy.nanmedian`.  Uses selection, not a sort;
-    ``overwrite_input`` is accepted and the input is never modified.
-    Complex and empty inputs are handled by NumPy.
-
-    Examples
-    --------
-    >>> import numpy as np, nanops
-    >>> nanops.nanmedian(np.array([[10.0, np.nan, 4.0], [3.0, 2.0, 1.0]]), axis=1)
-    array([7., 2.])
-    """
-    if out is None and keepdims is NoValue:
-        # the fast path warns about all-NaN slices itself
-        res = _fast_nanmedian(a, axis)
-        if res is not NotImplemented:
-            return res
-    try:
-        return _median(a, axis, out, keepdims, True)
-    except Delegate:
-        return _np_nanmedian(
-            a, axis=axis, out=out, overwrite_input=overwrite_input, keepdims=keepdims
-        )
-
-
-def nanquantile(
-    a,
-    q,
-    axis=None,
-    out=None,
-    overwrite_input=False,
-    method="linear",
-    keepdims=NoValue,
-    *,
-    weights=None,
-):
-    """q-th quantile(s) over the given axes, ignoring NaN.
-
-    Same signature, methods, result shape (``q``'s shape first) and dtype,
-    warnings and errors as :func:`numpy.nanquantile`.
-
-    Differences from NumPy: ``weights`` are also accepted with
-    ``method="averaged_inverted_cdf"``, and 1-d weights along one axis of an
-    n-d array work (NumPy 2.4 raises ``IndexError`` there); results are
-    native byte order even for byte-swapped input; ``overwrite_input`` never
-    modifies the input.  Empty input, an invalid ``method`` and a few exotic
-    ``q`` dtype combinations are handled by NumPy itself.
-
-    Examples
-    --------
-    >>> import numpy as np, nanops
-    >>> nanops.nanquantile(np.array([1.0, np.nan, 3.0, 2.0]), [0.25, 0.5])
-    array([1.5, 2. ])
-    """
-    if out is None and keepdims is NoValue and weights is None and type(q) in _FAST_Q:
-        fast = _fast_nanquantile(a, q, axis, method)
-        # an all-NaN slice: the general path counts them for the warning
-        if fast is not NotImplemented and not fast[1]:
-            return fast[0]
-    try:
-        return _quantile(a, q, axis, out, method, keepdims, weights, False, True)
-    except Delegate:
-        return _np_nanquantile(
-            a,
-            q,
-            axis=axis,
-            out=out,
-            overwrite_input=overwrite_input,
-            method=method,
-            keepdims=keepdims,
-            weights=weights,
-        )
-
-
-def nanpercentile(
-    a,
-    q,
-    axis=None,
-    out=None,
-    overwrite_input=False,
-    method="linear",
-    keepdims=NoValue,
-    *,
-    weights=None,
-):
-    """q-th percentile(s) over the given axes, ignoring NaN.
-
-    As :func:`nanquantile` with ``q`` in [0, 100] (same as
-    :func:`numpy.nanpercentile`).
-
-    Examples
-    --------
-    >>> import numpy as np, nanops
-    >>> nanops.nanpercentile(np.array([1.0, np.nan, 3.0, 2.0]), 50)
-    np.float64(2.0)
-    """
-    try:
-        return _quantile(a, q, axis, out, method, keepdims, weights, True, True)
-    except Delegate:
-        return _np_nanpercentile(
-            a,
-            q,
-            axis=axis,
-            out=out,
-            overwrite_input=overwrite_input,
-            method=method,
-            keepdims=keepdims,
-            weights=weights,
-        )
-
-
-def median(
-    a,
-    axis=None,
-    out=None,
-    overwrite_input=False,
-    keepdims=False,
-):
-    """Median over the given axes; a slice containing NaN gives NaN.
-
-    Same signature, result dtype and errors as :func:`numpy.median`; the mean
-    of the two middle values is computed as NumPy does (``(lo + hi) / 2``,
-    but without overflowing to inf for huge finite values).  Complex and
-    empty inputs are handled by NumPy.
-
-    Examples
-    --------
-    >>> import numpy as np, nanops
-    >>> nanops.median(np.array([[10.0, 7.0, 4.0], [3.0, 2.0, np.nan]]), axis=1)
-    array([ 7., nan])
-    """
-    try:
-        return _median(a, axis, out, keepdims, False)
-    except Delegate:
-        return _np_median(
-            a, axis=axis, out=out, overwrite_input=overwrite_input, keepdims=keepdims
-        )
-
-
-def quantile(
-    a,
-    q,
-    axis=None,
-    out=None,
-    overwrite_input=False,
-    method="linear",
-    keepdims=False,
-    *,
-    weights=None,
-):
-    """q-th quantile(s) over the given axes; a slice containing NaN gives NaN.
-
-    Same signature, methods, result shape and dtype and errors as
-    :func:`numpy.quantile`; the differences listed for :func:`nanquantile`
-    apply.
-
-    Examples
-    --------
-    >>> import numpy as np, nanops
-    >>> nanops.quantile(np.arange(5.0), [0.25, 0.75])
-    array([1., 3.])
-    """
-    try:
-        return _quantile(a, q, axis, out, method, keepdims, weights, False, False)
-    except Delegate:
-        return _np_quantile(
-            a,
-            q,
-            axis=axis,
-            out=out,
-            overwrite_input=overwrite_input,
-            method=method,
-            keepdims=keepdims,
-            weights=weights,
-        )
-
-
-def percentile(
-    a,
-    q,
-    axis=None,
-    out=None,
-    overwrite_input=False,
-    method="linear",
-    keepdims=False,
-    *,
-    weights=None,
-):
-    """q-th percentile(s) over the given axes; a slice containing NaN gives NaN.
-
-    As :func:`quantile` with ``q`` in [0, 100] (same as
-    :func:`numpy.percentile`).
-
-    Examples
-    --------
-    >>> import numpy as np, nanops
-    >>> nanops.percentile(np.arange(5.0), 50)
-    np.float64(2.0)
-    """
-    try:
-        return _quantile(a, q, axis, out, method, keepdims, weights, True, False)
-    except Delegate:
-        return _np_percentile(
-            a,
-            q,
-            axis=axis,
-            out=out,
-            overwrite_input=overwrite_input,
-            method=method,
-            keepdims=keepdims,
-            weights=weights,
-        )

@@ -1,0 +1,527 @@
+"""The public functions of nanops, one row each; their order is ``__all__``.
+
+A :class:`~nanops._generate.Row` declares everything about one function, and
+:func:`~nanops._generate.build` turns it into the function (source written
+with the exact signature and executed once, so no generic wrapper sits in the
+call path):
+
+``name``, ``signature``
+    The public name and the parameter list as written in a ``def``: NumPy's
+    names, defaults (``NoValue`` is NumPy's ``np._NoValue``) and ``*``
+    marker, so ``inspect.signature`` equals NumPy's.
+``fast`` (optional)
+    The compiled fast entry for the common call:
+    ``Fast(_nanops.fast_x, "a, axis, ...", at_defaults=(...), when=...,
+    flag=...)`` calls ``fast_x`` with those argument expressions when the
+    parameters in ``at_defaults`` are at their defaults and ``when`` holds.
+    It answers ``NotImplemented`` (take the general path) or the result:
+    the value itself (``flag=None``) or ``(value, flag)``, where a set flag
+    warns at the caller's line (``flag=Warn(message, when=...)``) or hands
+    the call to the general path (``flag=GENERAL_PATH``).
+``general``
+    ``General(helper, *consts)``: the general path, called as
+    ``helper(*consts, <every parameter in signature order>)``.  It covers
+    what the primitives cover and raises ``Delegate`` (before anything
+    observable happens) for the rest.  Helpers live by family in
+    :mod:`~nanops._sums`, :mod:`~nanops._moments`, :mod:`~nanops._extrema`
+    and :mod:`~nanops._order`; they warn with stack level 3.
+``fallback`` (optional)
+    Called with the caller's arguments when the general path delegates;
+    by default NumPy's own function of the same name (captured at import).
+``doc``
+    The docstring (indentation is normalised), with a doctest example.
+
+Adding a function
+-----------------
+Add its row here, at the place it should take in ``__all__``, and its
+general-path helper if no existing one fits; then its stubs in
+``__init__.pyi`` (``tests/python/test_stubs.py`` checks them against the
+generated function with ``mypy.stubtest``) and its signature in
+``SIGNATURES`` of ``tests/python/test_registry.py``.  For instance a ``nanskew`` backed by a compiled
+``_nanops.nanskew(a, axes, bias) -> (result, flag)`` (the shape of
+``_nanops.nanvar``) and a helper ``_moments.skew(a, axis, dtype, out,
+keepdims, where, bias)`` built like :func:`~nanops._moments.var` (it
+plans dtypes with ``_real_dtypes``/``_inexact_plan``, masks and casts with
+``_masked_cast``, calls the primitive and warns on its flag)::
+
+    Row(
+        name="nanskew",
+        signature=(
+            "a, axis=None, dtype=None, out=None, keepdims=NoValue, *, "
+            "where=NoValue, bias=True"
+        ),
+        general=General(_moments.skew),
+        fallback=_moments.skew_fallback,  # NumPy has no nanskew
+        doc=\"\"\"...\"\"\",
+    ),
+
+and, once the compiled module has a fast entry ``fast_nanskew(a, axis,
+bias)`` answering ``(result, flag)``, the row gains::
+
+        fast=Fast(
+            _nanops.fast_nanskew,
+            "a, axis, bias",
+            at_defaults=("dtype", "out", "keepdims", "where"),
+            when="type(bias) is bool",
+            flag=Warn(MSG_..., ...),
+        ),
+
+``nankurt`` is the same with ``bias=True, fisher=True``.  A function NumPy
+lacks needs a ``fallback`` (``nancount``'s is :func:`nanops._sums.count_fallback`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Final
+
+import numpy as np
+
+from . import _extrema, _moments, _nanops, _order, _sums
+from ._args import MSG_ALL_NAN, MSG_DOF, MSG_EMPTY_MEAN
+from ._generate import GENERAL_PATH, Fast, General, Row, Warn, build
+
+__all__ = ["ROWS", "FUNCTIONS"]
+
+ROWS: Final[tuple[Row, ...]] = (
+    # --- sum / prod ----------------------------------------------------------
+    Row(
+        name="nansum",
+        signature=(
+            "a, axis=None, dtype=None, out=None, keepdims=NoValue, initial=NoValue, "
+            "where=NoValue"
+        ),
+        fast=Fast(
+            _nanops.fast_nansum,
+            "a, axis",
+            at_defaults=("dtype", "out", "keepdims", "initial", "where"),
+        ),
+        general=General(_sums.sum_prod, _nanops.nansum, np.add),
+        doc="""
+        Sum of array elements over the given axes, treating NaN as zero.
+
+        Same signature, result dtype and semantics as :func:`numpy.nansum`.
+        Floats accumulate in higher precision (float16 in float32, float32 in
+        float64, float64 compensated), so results can be more accurate than
+        NumPy's.  ``dtype=``/``out=`` of a wider inexact type cast the input first
+        (a copy).
+
+        Examples
+        --------
+        >>> import numpy as np, nanops
+        >>> nanops.nansum(np.array([[1.0, np.nan], [2.0, 3.0]]), axis=0)
+        array([3., 3.])
+        """,
+    ),
+    Row(
+        name="nanprod",
+        signature=(
+            "a, axis=None, dtype=None, out=None, keepdims=NoValue, initial=NoValue, "
+            "where=NoValue"
+        ),
+        fast=Fast(
+            _nanops.fast_nanprod,
+            "a, axis",
+            at_defaults=("dtype", "out", "keepdims", "initial", "where"),
+        ),
+        general=General(_sums.sum_prod, _nanops.nanprod, np.multiply),
+        doc="""
+        Product of array elements over the given axes, treating NaN as one.
+
+        Same signature, result dtype and semantics as :func:`numpy.nanprod`
+        (floats accumulate in higher precision, see :func:`nansum`).
+
+        Examples
+        --------
+        >>> import numpy as np, nanops
+        >>> nanops.nanprod(np.array([[1.0, np.nan], [2.0, 3.0]]), axis=1)
+        array([1., 6.])
+        """,
+    ),
+    # --- mean / var / std ----------------------------------------------------
+    Row(
+        name="nanmean",
+        signature=(
+            "a, axis=None, dtype=None, out=None, keepdims=NoValue, *, where=NoValue"
+        ),
+        fast=Fast(
+            _nanops.fast_nanmean,
+            "a, axis",
+            at_defaults=("dtype", "out", "keepdims", "where"),
+            flag=Warn(MSG_EMPTY_MEAN),
+        ),
+        general=General(_moments.mean),
+        doc="""
+        Arithmetic mean over the given axes, ignoring NaN.
+
+        Same signature, result dtype, warning (``RuntimeWarning: Mean of empty
+        slice``) and errors as :func:`numpy.nanmean`.  The sum accumulates in
+        higher precision than NumPy's (see :func:`nansum`).  With ``dtype=`` (or
+        ``out=``) of an integer-input float type narrower than float64, the mean is
+        computed in float64 and rounded once.
+
+        Examples
+        --------
+        >>> import numpy as np, nanops
+        >>> nanops.nanmean(np.array([[1.0, np.nan], [3.0, 4.0]]))
+        np.float64(2.6666666666666665)
+        """,
+    ),
+    Row(
+        name="nanvar",
+        signature=(
+            "a, axis=None, dtype=None, out=None, ddof=0, keepdims=NoValue, *, "
+            "where=NoValue, mean=NoValue, correction=NoValue"
+        ),
+        fast=Fast(
+            _nanops.fast_nanvar,
+            "a, axis, float(ddof), False",
+            at_defaults=("dtype", "out", "keepdims", "where", "mean", "correction"),
+            when="type(ddof) is int or type(ddof) is float",
+            flag=Warn(MSG_DOF, when="ddof == ddof"),  # a NaN ddof: NaN, no warning
+        ),
+        general=General(_moments.var, False),
+        doc="""
+        Variance over the given axes, ignoring NaN.
+
+        Same signature, result dtype (real for complex input), warning
+        (``RuntimeWarning: Degrees of freedom <= 0 for slice.``) and errors as
+        :func:`numpy.nanvar`.  Computed in one pass with Chan's merge of
+        two-pass blocks, in higher precision for float16/float32.
+
+        Differences from NumPy: with ``dtype=``/``out=`` more precise than the
+        input, everything is computed in that precision (the input is cast, a
+        copy); NumPy still rounds the deviations to the input's dtype.
+        ``mean=`` is handled with NumPy operations (one copy of the input).
+
+        Examples
+        --------
+        >>> import numpy as np, nanops
+        >>> nanops.nanvar(np.array([[1.0, np.nan], [3.0, 4.0]]), axis=0)
+        array([1., 0.])
+        """,
+    ),
+    Row(
+        name="nanstd",
+        signature=(
+            "a, axis=None, dtype=None, out=None, ddof=0, keepdims=NoValue, *, "
+            "where=NoValue, mean=NoValue, correction=NoValue"
+        ),
+        fast=Fast(
+            _nanops.fast_nanvar,
+            "a, axis, float(ddof), True",
+            at_defaults=("dtype", "out", "keepdims", "where", "mean", "correction"),
+            when="type(ddof) is int or type(ddof) is float",
+            flag=Warn(MSG_DOF, when="ddof == ddof"),
+        ),
+        general=General(_moments.var, True),
+        doc="""
+        Standard deviation over the given axes, ignoring NaN.
+
+        Same signature, result dtype, warning and errors as :func:`numpy.nanstd`
+        (see :func:`nanvar`); ``nanstd(a)`` equals ``np.sqrt(nanvar(a))`` exactly.
+
+        Examples
+        --------
+        >>> import numpy as np, nanops
+        >>> nanops.nanstd(np.array([[1.0, np.nan], [3.0, 4.0]]), axis=1)
+        array([0. , 0.5])
+        """,
+    ),
+    # --- min / max / argmin / argmax -----------------------------------------
+    Row(
+        name="nanmin",
+        signature=(
+            "a, axis=None, out=None, keepdims=NoValue, initial=NoValue, where=NoValue"
+        ),
+        fast=Fast(
+            _nanops.fast_nanextremum,
+            "a, axis, False",
+            at_defaults=("out", "keepdims", "initial", "where"),
+            flag=Warn(MSG_ALL_NAN),
+        ),
+        general=General(_extrema.extremum, _nanops.nanmin, np.fmin),
+        doc="""
+        Minimum over the given axes, ignoring NaN.
+
+        Same signature, result dtype, warning (``RuntimeWarning: All-NaN slice
+        encountered``, result NaN) and errors as :func:`numpy.nanmin`.  Complex
+        values order lexicographically, as in NumPy.
+
+        Examples
+        --------
+        >>> import numpy as np, nanops
+        >>> nanops.nanmin(np.array([[1.0, np.nan], [3.0, 4.0]]), axis=0)
+        array([1., 4.])
+        """,
+    ),
+    Row(
+        name="nanmax",
+        signature=(
+            "a, axis=None, out=None, keepdims=NoValue, initial=NoValue, where=NoValue"
+        ),
+        fast=Fast(
+            _nanops.fast_nanextremum,
+            "a, axis, True",
+            at_defaults=("out", "keepdims", "initial", "where"),
+            flag=Warn(MSG_ALL_NAN),
+        ),
+        general=General(_extrema.extremum, _nanops.nanmax, np.fmax),
+        doc="""
+        Maximum over the given axes, ignoring NaN.
+
+        Same signature, result dtype, warning and errors as
+        :func:`numpy.nanmax` (see :func:`nanmin`).
+
+        Examples
+        --------
+        >>> import numpy as np, nanops
+        >>> nanops.nanmax(np.array([[1.0, np.nan], [3.0, 4.0]]), axis=1)
+        array([1., 4.])
+        """,
+    ),
+    Row(
+        name="nanargmin",
+        signature="a, axis=None, out=None, *, keepdims=NoValue",
+        fast=Fast(
+            _nanops.fast_nanarg, "a, axis, False", at_defaults=("out", "keepdims")
+        ),
+        general=General(_extrema.arg_extremum, _nanops.nanargmin),
+        doc="""
+        Index of the minimum over an axis, ignoring NaN.
+
+        Same signature and errors as :func:`numpy.nanargmin`:
+        ``ValueError("All-NaN slice encountered")`` for an all-NaN slice.
+
+        Differences from NumPy: the index never points at a NaN.  NumPy
+        replaces NaN with +inf, so for a slice like ``[nan, inf]`` it returns 0
+        (the NaN's index); nanops returns 1.
+
+        Examples
+        --------
+        >>> import numpy as np, nanops
+        >>> nanops.nanargmin(np.array([[np.nan, 4.0], [2.0, 3.0]]), axis=0)
+        array([1, 1])
+        """,
+    ),
+    Row(
+        name="nanargmax",
+        signature="a, axis=None, out=None, *, keepdims=NoValue",
+        fast=Fast(
+            _nanops.fast_nanarg, "a, axis, True", at_defaults=("out", "keepdims")
+        ),
+        general=General(_extrema.arg_extremum, _nanops.nanargmax),
+        doc="""
+        Index of the maximum over an axis, ignoring NaN.
+
+        Same signature and errors as :func:`numpy.nanargmax` (see
+        :func:`nanargmin`; for ``[nan, -inf]`` nanops returns 1, NumPy 0).
+
+        Examples
+        --------
+        >>> import numpy as np, nanops
+        >>> nanops.nanargmax(np.array([[np.nan, 4.0], [5.0, 3.0]]), axis=1)
+        array([1, 0])
+        """,
+    ),
+    # --- cumulative ----------------------------------------------------------
+    Row(
+        name="nancumsum",
+        signature="a, axis=None, dtype=None, out=None",
+        general=General(_sums.cumulative, _nanops.nancumsum),
+        doc="""
+        Cumulative sum along an axis, treating NaN as zero.
+
+        Same signature, result dtype and semantics as :func:`numpy.nancumsum`
+        (``axis=None`` works on the flattened array).
+
+        Examples
+        --------
+        >>> import numpy as np, nanops
+        >>> nanops.nancumsum(np.array([1.0, np.nan, 2.0]))
+        array([1., 1., 3.])
+        """,
+    ),
+    Row(
+        name="nancumprod",
+        signature="a, axis=None, dtype=None, out=None",
+        general=General(_sums.cumulative, _nanops.nancumprod),
+        doc="""
+        Cumulative product along an axis, treating NaN as one.
+
+        Same signature, result dtype and semantics as :func:`numpy.nancumprod`.
+
+        Examples
+        --------
+        >>> import numpy as np, nanops
+        >>> nanops.nancumprod(np.array([2.0, np.nan, 3.0]))
+        array([2., 2., 6.])
+        """,
+    ),
+    # --- count (not in NumPy) ------------------------------------------------
+    Row(
+        name="nancount",
+        signature="a, axis=None, keepdims=False",
+        general=General(_sums.count),
+        fallback=_sums.count_fallback,
+        doc="""
+        Number of non-NaN elements over the given axes (not in NumPy).
+
+        ``axis`` is None, an int or a tuple of ints (as for :func:`nansum`); the
+        result is ``np.intp``.  Integers and bools are never NaN.  Inputs the
+        compiled kernels do not support (subclasses, object, datetime, long
+        double) are counted with NumPy operations (NaT counts as missing).
+
+        Examples
+        --------
+        >>> import numpy as np, nanops
+        >>> nanops.nancount(np.array([[1.0, np.nan], [3.0, 4.0]]), axis=1)
+        array([1, 2])
+        """,
+    ),
+    # --- order statistics ----------------------------------------------------
+    Row(
+        name="nanmedian",
+        signature="a, axis=None, out=None, overwrite_input=False, keepdims=NoValue",
+        fast=Fast(
+            _nanops.fast_nanmedian,  # warns about all-NaN slices itself
+            "a, axis",
+            at_defaults=("out", "keepdims"),
+        ),
+        general=General(_order.median, True),
+        doc="""
+        Median over the given axes, ignoring NaN.
+
+        Same signature, result dtype (float64 for integer input), warning
+        (``RuntimeWarning: All-NaN slice encountered``, once per all-NaN slice as
+        NumPy) and errors as :func:`numpy.nanmedian`.  Uses selection, not a sort;
+        ``overwrite_input`` is accepted and the input is never modified.
+        Complex and empty inputs are handled by NumPy.
+
+        Examples
+        --------
+        >>> import numpy as np, nanops
+        >>> nanops.nanmedian(np.array([[10.0, np.nan, 4.0], [3.0, 2.0, 1.0]]), axis=1)
+        array([7., 2.])
+        """,
+    ),
+    Row(
+        name="nanquantile",
+        signature=(
+            "a, q, axis=None, out=None, overwrite_input=False, method='linear', "
+            "keepdims=NoValue, *, weights=None"
+        ),
+        fast=Fast(
+            _nanops.fast_nanquantile,
+            "a, q, axis, method",
+            at_defaults=("out", "keepdims", "weights"),
+            when="type(q) is float or type(q) is list or type(q) is tuple",
+            flag=GENERAL_PATH,  # all-NaN slices: the general path counts the warnings
+        ),
+        general=General(_order.quantile, False, True),
+        doc="""
+        q-th quantile(s) over the given axes, ignoring NaN.
+
+        Same signature, methods, result shape (``q``'s shape first) and dtype,
+        warnings and errors as :func:`numpy.nanquantile`.
+
+        Differences from NumPy: ``weights`` are also accepted with
+        ``method="averaged_inverted_cdf"``, and 1-d weights along one axis of an
+        n-d array work (NumPy 2.4 raises ``IndexError`` there); results are
+        native byte order even for byte-swapped input; ``overwrite_input`` never
+        modifies the input.  Empty input, an invalid ``method`` and a few exotic
+        ``q`` dtype combinations are handled by NumPy itself.
+
+        Examples
+        --------
+        >>> import numpy as np, nanops
+        >>> nanops.nanquantile(np.array([1.0, np.nan, 3.0, 2.0]), [0.25, 0.5])
+        array([1.5, 2. ])
+        """,
+    ),
+    Row(
+        name="nanpercentile",
+        signature=(
+            "a, q, axis=None, out=None, overwrite_input=False, method='linear', "
+            "keepdims=NoValue, *, weights=None"
+        ),
+        general=General(_order.quantile, True, True),
+        doc="""
+        q-th percentile(s) over the given axes, ignoring NaN.
+
+        As :func:`nanquantile` with ``q`` in [0, 100] (same as
+        :func:`numpy.nanpercentile`).
+
+        Examples
+        --------
+        >>> import numpy as np, nanops
+        >>> nanops.nanpercentile(np.array([1.0, np.nan, 3.0, 2.0]), 50)
+        np.float64(2.0)
+        """,
+    ),
+    Row(
+        name="median",
+        signature="a, axis=None, out=None, overwrite_input=False, keepdims=False",
+        general=General(_order.median, False),
+        doc="""
+        Median over the given axes; a slice containing NaN gives NaN.
+
+        Same signature, result dtype and errors as :func:`numpy.median`; the mean
+        of the two middle values is computed as NumPy does (``(lo + hi) / 2``,
+        but without overflowing to inf for huge finite values).  Complex and
+        empty inputs are handled by NumPy.
+
+        Examples
+        --------
+        >>> import numpy as np, nanops
+        >>> nanops.median(np.array([[10.0, 7.0, 4.0], [3.0, 2.0, np.nan]]), axis=1)
+        array([ 7., nan])
+        """,
+    ),
+    Row(
+        name="quantile",
+        signature=(
+            "a, q, axis=None, out=None, overwrite_input=False, method='linear', "
+            "keepdims=False, *, weights=None"
+        ),
+        general=General(_order.quantile, False, False),
+        doc="""
+        q-th quantile(s) over the given axes; a slice containing NaN gives NaN.
+
+        Same signature, methods, result shape and dtype and errors as
+        :func:`numpy.quantile`; the differences listed for :func:`nanquantile`
+        apply.
+
+        Examples
+        --------
+        >>> import numpy as np, nanops
+        >>> nanops.quantile(np.arange(5.0), [0.25, 0.75])
+        array([1., 3.])
+        """,
+    ),
+    Row(
+        name="percentile",
+        signature=(
+            "a, q, axis=None, out=None, overwrite_input=False, method='linear', "
+            "keepdims=False, *, weights=None"
+        ),
+        general=General(_order.quantile, True, False),
+        doc="""
+        q-th percentile(s) over the given axes; a slice containing NaN gives NaN.
+
+        As :func:`quantile` with ``q`` in [0, 100] (same as
+        :func:`numpy.percentile`).
+
+        Examples
+        --------
+        >>> import numpy as np, nanops
+        >>> nanops.percentile(np.arange(5.0), 50)
+        np.float64(2.0)
+        """,
+    ),
+)
+
+#: The public functions, by name, in the order of ``ROWS``.
+FUNCTIONS: Final[dict[str, Callable[..., Any]]] = {
+    row.name: build(row, __package__ or "nanops") for row in ROWS
+}
