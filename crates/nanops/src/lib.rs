@@ -30,8 +30,9 @@
 //! - [`states`]: mergeable partial states under one [`State`](states::State) trait;
 //! - `layout`: normalises (shape, strides, axes) into a loop nest with contiguous inner loops;
 //! - `par`: the thread driver (fixed task boundaries: same bits for any thread count);
-//! - families: `reduce` (one-pass reductions, [`Reducer`-based]), `order`
-//!   (medians and quantiles by selection), `scan` (cumulative functions);
+//! - families, each with one trait a new function implements: `reduce`
+//!   (one-pass reductions: `Reducer`), `order` (medians and quantiles by
+//!   selection: `OrderStatistic`), `scan` (cumulative functions: `Scanner`);
 //! - `api`: the functions, the [`NanOps`] extension trait and [`report`].
 #![warn(missing_docs)]
 
@@ -43,10 +44,10 @@ mod options;
 mod order;
 mod par;
 mod reduce;
-mod report;
 mod scan;
 mod simd;
 pub mod states;
+mod statistic;
 
 pub use api::*;
 pub use element::{Element, QuantileElement};
@@ -55,7 +56,7 @@ pub use options::{
     Axes, Ddof, NanPolicy, QDtype, QuantileMethod, QuantileOptions, UnknownQuantileMethod,
 };
 pub use order::select;
-pub use report::Report;
+pub use statistic::{Report, Statistic};
 
 /// The README's Rust example, compiled and run as a doctest.
 #[doc = include_str!("../../../README.md")]

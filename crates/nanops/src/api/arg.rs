@@ -1,13 +1,12 @@
 //! `nanargmin` / `nanargmax`: the index of the first extremum along one axis,
 //! or in the array flattened in C order.
 
-use super::statistic::{sealed::Sealed, Statistic};
 use crate::element::Element;
 use crate::error::{ensure_memory, Error, Result};
 use crate::options::Axes;
 use crate::reduce::{arg_slice, reduce, ArgReducer};
-use crate::report::Report;
 use crate::states::ArgExtremum;
+use crate::statistic::{sealed::Sealed, Report, Statistic};
 use ndarray::{ArrayD, ArrayView1, ArrayViewD, Axis, IxDyn, Zip};
 
 /// [`nanargmin`](crate::nanargmin) (`MAX = false`) or

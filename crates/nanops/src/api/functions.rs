@@ -21,16 +21,16 @@
 //! (`None`: the array flattened in C order, as NumPy).
 
 use super::arg::{NanArgMax, NanArgMin};
+use super::stat_types::Median;
 use super::stat_types::Quantiles;
-use super::stat_types::{
-    Median, NanCount, NanMax, NanMean, NanMin, NanProd, NanStd, NanSum, NanVar,
-};
-use super::statistic::{report, Statistic};
+use super::statistic::report;
 use crate::element::{Element, QuantileElement};
 use crate::error::{ensure_memory, Result};
 use crate::options::{Axes, Ddof, NanPolicy, QuantileMethod, QuantileOptions};
-use crate::report::into_dim;
+use crate::reduce::{NanCount, NanMax, NanMean, NanMin, NanProd, NanStd, NanSum, NanVar};
 use crate::scan::{scan, scan_flat, CumProd, CumSum, Scanner};
+use crate::statistic::into_dim;
+use crate::statistic::Statistic;
 use ndarray::{Array, ArrayBase, ArrayD, Axis, Data, Dimension};
 
 /// The values of `stat` over `axes`, in dimension `Out`.
@@ -639,8 +639,7 @@ nan_functions! {
         });
 
     /// Cumulative sum along `axis`, NaN counted as zero; the result has the
-    /// input's shape (`None`: the array flattened in C order, as
-    /// [`nancumsum_flat`]).
+    /// input's shape (`None`: the array flattened in C order, a 1-d result).
     ///
     /// ```text
     /// out[i] = Σ_{j ≤ i} (x[j] if x[j] is not NaN else 0)

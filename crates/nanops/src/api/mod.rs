@@ -12,12 +12,12 @@ mod stat_types;
 mod statistic;
 
 pub use functions::*;
-pub use statistic::{report, Statistic};
+pub use statistic::report;
 
 /// The statistics [`report`] computes: one type per function.
 pub mod stats {
     pub use super::arg::{NanArg, NanArgMax, NanArgMin};
-    pub use super::stat_types::{
-        Median, NanCount, NanMax, NanMean, NanMin, NanProd, NanStd, NanSum, NanVar, Quantiles,
-    };
+    pub use super::stat_types::{Median, Quantiles};
+    // the reduce family's statistics (`NanSum`, …, `NanVar`), whatever it has
+    pub use crate::reduce::*;
 }

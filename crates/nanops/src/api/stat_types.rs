@@ -1,81 +1,13 @@
-//! The statistics [`report`](super::report) computes, one type per function.
+//! The order statistics [`report`](super::report) computes: the median and
+//! quantiles with every option.
 
-use super::statistic::{sealed::Sealed, Statistic};
-use crate::element::{Element, QuantileElement, SelectFloat};
+use crate::element::{QuantileElement, SelectFloat};
 use crate::error::{Error, Result};
-use crate::options::{Axes, Ddof, NanPolicy, QuantileOptions};
+use crate::options::{Axes, NanPolicy, QuantileOptions};
 use crate::order::{self, OrderStatistic};
-use crate::reduce::{
-    reduce_checked, CountReducer, ExtremumReducer, MeanReducer, ProdReducer, SumReducer, VarReducer,
-};
-use crate::report::Report;
+use crate::statistic::{sealed::Sealed, Report, Statistic};
 use ndarray::ArrayViewD;
 use std::marker::PhantomData;
-
-/// Fails when a reduction without identity would run over zero values.
-fn check_nonempty<E>(view: &ArrayViewD<'_, E>, axes: &[usize], op: &'static str) -> Result<()> {
-    let shape = view.shape();
-    let reduced_empty = axes.iter().any(|&i| shape[i] == 0);
-    let out_empty = (0..view.ndim()).any(|i| !axes.contains(&i) && shape[i] == 0);
-    if reduced_empty && !out_empty {
-        return Err(Error::EmptyReduction { op });
-    }
-    Ok(())
-}
-
-/// Declares a unit or tuple statistic type of the reduce family: its
-/// reducer, its output type and, for min/max, the NumPy name of the
-/// operation without identity.
-macro_rules! reduce_statistic {
-    ($(#[$doc:meta])* $name:ident $(($field:ty))?, |$s:ident| $reducer:expr, $out:ty $(, nonempty $op:literal)?) => {
-        $(#[$doc])*
-        #[derive(Clone, Copy, Debug, Default, PartialEq)]
-        pub struct $name $((pub $field))?;
-        impl Sealed for $name {}
-        impl<E: Element> Statistic<E> for $name {
-            type Output = $out;
-            fn compute(&self, view: &ArrayViewD<'_, E>, axes: &Axes) -> Result<Report<$out>> {
-                let axes = axes.normalize(view.ndim())?;
-                $(check_nonempty(view, &axes, $op)?;)?
-                let $s = self;
-                reduce_checked(view, &axes, &$reducer)
-            }
-        }
-    };
-}
-
-reduce_statistic!(
-    /// [`nansum`](crate::nansum).
-    NanSum, |_s| SumReducer, E::Sum
-);
-reduce_statistic!(
-    /// [`nanprod`](crate::nanprod).
-    NanProd, |_s| ProdReducer, E::Sum
-);
-reduce_statistic!(
-    /// [`nancount`](crate::nancount).
-    NanCount, |_s| CountReducer, u64
-);
-reduce_statistic!(
-    /// [`nanmean`](crate::nanmean); degenerate: an empty or all-NaN slice.
-    NanMean, |_s| MeanReducer, E::Mean
-);
-reduce_statistic!(
-    /// [`nanvar`](crate::nanvar) with its `ddof`; degenerate: `count − ddof ≤ 0`.
-    NanVar(Ddof), |s| VarReducer { ddof: s.0 .0, std: false }, E::Var
-);
-reduce_statistic!(
-    /// [`nanstd`](crate::nanstd) with its `ddof`; degenerate: `count − ddof ≤ 0`.
-    NanStd(Ddof), |s| VarReducer { ddof: s.0 .0, std: true }, E::Var
-);
-reduce_statistic!(
-    /// [`nanmin`](crate::nanmin); degenerate: an all-NaN slice.
-    NanMin, |_s| ExtremumReducer::<false>, E, nonempty "fmin"
-);
-reduce_statistic!(
-    /// [`nanmax`](crate::nanmax); degenerate: an all-NaN slice.
-    NanMax, |_s| ExtremumReducer::<true>, E, nonempty "fmax"
-);
 
 /// [`nanmedian`](crate::nanmedian) (`NanPolicy::Omit`) or
 /// [`median`](crate::median) (`NanPolicy::Propagate`); degenerate: an empty

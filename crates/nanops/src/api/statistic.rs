@@ -3,27 +3,8 @@
 use crate::element::Element;
 use crate::error::Result;
 use crate::options::Axes;
-use crate::report::Report;
-use ndarray::{ArrayBase, ArrayViewD, Data, Dimension};
-
-pub(crate) mod sealed {
-    /// Seals [`super::Statistic`]: the statistics are nanops' own.
-    pub trait Sealed {}
-}
-
-/// A statistic nanops computes over some axes of an array (the types in
-/// [`crate::stats`]): what [`report`] takes.
-///
-/// Sealed: every statistic is one of nanops' functions, and its `compute`
-/// runs that function's family (reduce, order) over any layout.
-pub trait Statistic<E: Element>: sealed::Sealed {
-    /// The type of one result value.
-    type Output;
-    /// Computes the statistic of `view` over `axes`, with the number of
-    /// slices that had no usable value.
-    #[doc(hidden)]
-    fn compute(&self, view: &ArrayViewD<'_, E>, axes: &Axes) -> Result<Report<Self::Output>>;
-}
+use crate::statistic::{Report, Statistic};
+use ndarray::{ArrayBase, Data, Dimension};
 
 /// The statistic `stat` of `a` over `axes`, with the number of slices that
 /// had no usable value (empty or all-NaN; for a variance, `count − ddof ≤

@@ -7,7 +7,7 @@ pub(crate) mod sealed {
     pub trait Sealed {}
 }
 
-/// A type nanops can reduce. Sealed: see the [module docs](self).
+/// A type nanops can reduce. Sealed: see the [module docs](crate::element).
 ///
 /// ```
 /// use nanops::Element;

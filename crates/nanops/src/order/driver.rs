@@ -22,8 +22,8 @@ use crate::element::{QuantileElement, SelectFloat, SelectSealed};
 use crate::error::{ensure_memory, Error, Result};
 use crate::layout::{Plan, Walker};
 use crate::par::{map_chunks_mut, SendPtr, MIN_TASK};
-use crate::report::Report;
 use crate::simd::compress::COPY_SLACK;
+use crate::statistic::Report;
 use ndarray::{ArrayD, ArrayViewD, IxDyn};
 
 /// Checks every `q` is in `[0, 1]`.

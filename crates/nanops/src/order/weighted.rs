@@ -6,7 +6,7 @@ use super::select::{weighted_quantiles_with, QuantileScratch, WeightedQuantileEr
 use crate::element::{QuantileElement, SelectFloat};
 use crate::error::{Error, Result};
 use crate::options::QuantileOptions;
-use crate::report::Report;
+use crate::statistic::Report;
 use ndarray::ArrayViewD;
 
 /// Quantiles `q` of `view` over `axes` (sorted, distinct, in range) with the

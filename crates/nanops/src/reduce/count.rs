@@ -1,13 +1,17 @@
 //! `nancount`: the number of non-NaN values.
 
+use super::driver::statistics;
 use super::reducer::{fold_lanes, Reducer, LANES};
 use crate::element::Element;
 use crate::states::Count;
 
-/// `nancount`: number of non-NaN values.
-pub(crate) struct CountReducer;
+/// [`nancount`](crate::nancount): the number of non-NaN values.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct NanCount;
 
-impl<E: Element> Reducer<E> for CountReducer {
+statistics!(NanCount);
+
+impl<E: Element> Reducer<E> for NanCount {
     type Value = bool;
     type State = Count;
     type Output = u64;

@@ -20,9 +20,10 @@ use super::reducer::{Reducer, COL_TILE};
 use crate::element::Element;
 use crate::error::{ensure_memory, Error, Result};
 use crate::layout::{Odometer, Plan, Strategy, Walker};
+use crate::options::Axes;
 use crate::par::{map_tasks, SendPtr, MIN_TASK};
-use crate::report::Report;
 use crate::states::State;
+use crate::statistic::Report;
 use ndarray::{ArrayD, ArrayViewD, IxDyn};
 use std::mem::MaybeUninit;
 
@@ -289,3 +290,42 @@ pub(crate) fn reduce_checked<E: Element, R: Reducer<E>>(
     let (values, degenerate) = reduce(view, axes, r);
     Ok(Report { values, degenerate })
 }
+
+/// Computes the reduction `r` as a [`Statistic`]: its axes checked, zero
+/// values refused where it has no identity, then [`reduce_checked`].
+pub(crate) fn compute<E: Element, R: Reducer<E>>(
+    r: &R,
+    view: &ArrayViewD<'_, E>,
+    axes: &Axes,
+) -> Result<Report<R::Output>> {
+    let axes = axes.normalize(view.ndim())?;
+    if let Some(op) = R::NO_IDENTITY {
+        let shape = view.shape();
+        let reduced_empty = axes.iter().any(|&i| shape[i] == 0);
+        let out_empty = (0..view.ndim()).any(|i| !axes.contains(&i) && shape[i] == 0);
+        if reduced_empty && !out_empty {
+            return Err(Error::EmptyReduction { op });
+        }
+    }
+    reduce_checked(view, &axes, r)
+}
+
+/// Makes the public reductions `$t…` (each a [`Reducer`]) statistics
+/// ([`Statistic`](crate::statistic::Statistic)) that
+/// `nanops::report` computes.
+macro_rules! statistics {
+    ($($t:ty),*) => {$(
+        impl $crate::statistic::sealed::Sealed for $t {}
+        impl<E: $crate::element::Element> $crate::statistic::Statistic<E> for $t {
+            type Output = <$t as $crate::reduce::reducer::Reducer<E>>::Output;
+            fn compute(
+                &self,
+                view: &ndarray::ArrayViewD<'_, E>,
+                axes: &$crate::options::Axes,
+            ) -> $crate::error::Result<$crate::statistic::Report<Self::Output>> {
+                $crate::reduce::driver::compute(self, view, axes)
+            }
+        }
+    )*};
+}
+pub(crate) use statistics;

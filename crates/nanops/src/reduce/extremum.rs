@@ -1,5 +1,6 @@
 //! Minimum and maximum kernels.
 
+use super::driver::statistics;
 use super::reducer::{first_valid, fold_tree, Reducer, LANES};
 use crate::element::Element;
 use crate::simd::prefetch::prefetch_ahead;
@@ -59,72 +60,88 @@ pub(crate) fn better<E: Element, const MAX: bool>(a: E, b: E) -> E {
     }
 }
 
-/// `nanmin` (`MAX = false`) or `nanmax` (`MAX = true`).
-pub(crate) struct ExtremumReducer<const MAX: bool>;
-
-impl<E: Element, const MAX: bool> Reducer<E> for ExtremumReducer<MAX> {
-    type Value = E;
-    type State = Extremum<E, MAX>;
-    type Output = E;
-    #[inline(always)]
-    fn push_slice(&self, st: &mut Self::State, xs: &[E]) {
-        if xs.len() < 2 * LANES {
-            // short lanes ((100000, 10) along axis 1): no lane set-up
-            for i in 0..xs.len() {
-                st.push(xs[i]);
-            }
-            return;
-        }
-        if let Some(m) = lanes_extremum::<E, MAX>(xs) {
-            st.push(m);
-        }
-    }
-    const SHORT: bool = true;
-    /// The lane's values folded as a tree in registers (`(100000, 10)` along
-    /// axis 1): NaN loses to any value. The tree pairs values `i` and
-    /// `i + w`, so among equal values it may not keep the first; only zeros
-    /// (`0.0`, `-0.0`) are equal yet differ, so a zero result is replaced by
-    /// the lane's first zero, as a scan finds it (and NumPy).
-    #[inline(always)]
-    fn short_state<const L: usize>(&self, xs: &[E; L]) -> Self::State {
-        let mut m = fold_tree(*xs, better::<E, MAX>);
-        if m == E::default() {
-            // the value, not its position (`ArgReducer` keeps the position):
-            // indexing by a found position measured 10–45% slower here
-            for i in (0..L).rev() {
-                if xs[i] == m {
-                    m = xs[i];
+/// Implements [`Reducer`] for `$t`: the minimum (`$max = false`) or the
+/// maximum (`$max = true`) of the valid values.
+macro_rules! extremum_reducer {
+    ($t:ty, $max:literal) => {
+        impl<E: Element> Reducer<E> for $t {
+            const NO_IDENTITY: Option<&'static str> = Some(if $max { "fmax" } else { "fmin" });
+            type Value = E;
+            type State = Extremum<E, $max>;
+            type Output = E;
+            #[inline(always)]
+            fn push_slice(&self, st: &mut Self::State, xs: &[E]) {
+                if xs.len() < 2 * LANES {
+                    // short lanes ((100000, 10) along axis 1): no lane set-up
+                    for i in 0..xs.len() {
+                        st.push(xs[i]);
+                    }
+                    return;
+                }
+                if let Some(m) = lanes_extremum::<E, $max>(xs) {
+                    st.push(m);
                 }
             }
-        }
-        Extremum::from_value((!m.is_nan_value()).then_some(m))
-    }
-    #[inline(always)]
-    fn push_rows(&self, states: &mut [Self::State], rows: &[&[E]]) {
-        let Some((first, rest)) = rows.split_first() else {
-            return;
-        };
-        let mut best = first.to_vec();
-        for row in rest {
-            let (best, row) = (&mut best[..], &row[..first.len()]);
-            for j in 0..row.len() {
-                // NaN never beats; a NaN best is replaced by anything
-                let x = row[j];
-                best[j] = if beats::<E, MAX>(x, best[j]) | best[j].is_nan_value() {
-                    x
-                } else {
-                    best[j]
+            const SHORT: bool = true;
+            /// The lane's values folded as a tree in registers (`(100000, 10)` along
+            /// axis 1): NaN loses to any value. The tree pairs values `i` and
+            /// `i + w`, so among equal values it may not keep the first; only zeros
+            /// (`0.0`, `-0.0`) are equal yet differ, so a zero result is replaced by
+            /// the lane's first zero, as a scan finds it (and NumPy).
+            #[inline(always)]
+            fn short_state<const L: usize>(&self, xs: &[E; L]) -> Self::State {
+                let mut m = fold_tree(*xs, better::<E, $max>);
+                if m == E::default() {
+                    // the value, not its position (`ArgReducer` keeps the position):
+                    // indexing by a found position measured 10–45% slower here
+                    for i in (0..L).rev() {
+                        if xs[i] == m {
+                            m = xs[i];
+                        }
+                    }
+                }
+                Extremum::from_value((!m.is_nan_value()).then_some(m))
+            }
+            #[inline(always)]
+            fn push_rows(&self, states: &mut [Self::State], rows: &[&[E]]) {
+                let Some((first, rest)) = rows.split_first() else {
+                    return;
                 };
+                let mut best = first.to_vec();
+                for row in rest {
+                    let (best, row) = (&mut best[..], &row[..first.len()]);
+                    for j in 0..row.len() {
+                        // NaN never beats; a NaN best is replaced by anything
+                        let x = row[j];
+                        best[j] = if beats::<E, $max>(x, best[j]) | best[j].is_nan_value() {
+                            x
+                        } else {
+                            best[j]
+                        };
+                    }
+                }
+                for j in 0..states.len() {
+                    states[j].push(best[j]);
+                }
+            }
+            fn finish(&self, st: &Self::State) -> E {
+                st.value().unwrap_or_else(E::nan)
+            }
+            fn degenerate(&self, st: &Self::State) -> bool {
+                st.value().is_none()
             }
         }
-        for j in 0..states.len() {
-            states[j].push(best[j]);
-        }
-    }
-    fn finish(&self, st: &Self::State) -> E {
-        st.value().unwrap_or_else(E::nan)
-    }
-    fn degenerate(&self, st: &Self::State) -> bool {
-        st.value().is_none()
-    }
+    };
 }
+
+/// [`nanmin`](crate::nanmin); degenerate: an all-NaN slice.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct NanMin;
+
+/// [`nanmax`](crate::nanmax); degenerate: an all-NaN slice.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct NanMax;
+
+extremum_reducer!(NanMin, false);
+extremum_reducer!(NanMax, true);
+statistics!(NanMin, NanMax);

@@ -1,14 +1,18 @@
 //! `nanmean`: the sum kernels, with the count, into a [`Mean`].
 
+use super::driver::statistics;
 use super::reducer::Reducer;
 use super::sum::{column_sums, short_sum, sum_into};
 use crate::element::Element;
 use crate::states::{Mean, State, Sum};
 
-/// `nanmean`: compensated sum and count in the element's floating type.
-pub(crate) struct MeanReducer;
+/// [`nanmean`](crate::nanmean): compensated sum and count in the element's floating type.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct NanMean;
 
-impl<E: Element> Reducer<E> for MeanReducer {
+statistics!(NanMean);
+
+impl<E: Element> Reducer<E> for NanMean {
     type Value = E::Float;
     type State = Mean<E::Float>;
     type Output = E::Mean;

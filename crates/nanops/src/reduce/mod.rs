@@ -1,7 +1,8 @@
 //! The reduce family: one-pass reductions (sum, prod, count, mean, var, std,
 //! min, max, argmin, argmax).
 //!
-//! A function of this family is a [`Reducer`](reducer::Reducer): a
+//! A function of this family is a public statistic type (`NanSum`, …)
+//! implementing [`Reducer`](reducer::Reducer): a
 //! [`State`](crate::states::State) and the kernels that fill it from
 //! contiguous slices (one output's values) or rows (one value of many
 //! outputs). The driver ([`reduce`]) plans the view, picks the loop nest,
@@ -24,10 +25,12 @@ mod sum;
 mod walk;
 
 pub(crate) use arg::{arg_slice, ArgReducer};
-pub(crate) use count::CountReducer;
-pub(crate) use driver::{reduce, reduce_checked};
-pub(crate) use extremum::ExtremumReducer;
-pub(crate) use mean::MeanReducer;
-pub(crate) use moments::VarReducer;
-pub(crate) use prod::ProdReducer;
-pub(crate) use sum::SumReducer;
+pub(crate) use driver::reduce;
+// The public statistics (`NanSum`, …, `NanVar`): each kernel file's `pub`
+// types, whatever it adds.
+pub use count::*;
+pub use extremum::*;
+pub use mean::*;
+pub use moments::*;
+pub use prod::*;
+pub use sum::*;

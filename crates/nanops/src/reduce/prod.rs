@@ -1,13 +1,17 @@
 //! `nanprod`: non-NaN values multiplied in lanes.
 
+use super::driver::statistics;
 use super::reducer::{Reducer, LANES};
 use crate::element::{Accumulator, Element};
 use crate::states::{Product, State};
 
-/// `nanprod`: non-NaN values multiplied in the accumulator type.
-pub(crate) struct ProdReducer;
+/// [`nanprod`](crate::nanprod): non-NaN values multiplied in the accumulator type.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct NanProd;
 
-impl<E: Element> Reducer<E> for ProdReducer {
+statistics!(NanProd);
+
+impl<E: Element> Reducer<E> for NanProd {
     type Value = E::Acc;
     type State = Product<E::Acc>;
     type Output = E::Sum;

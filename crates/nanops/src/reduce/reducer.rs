@@ -74,10 +74,15 @@ pub(crate) fn first_valid<E: Element>(xs: &[E]) -> Option<usize> {
 /// One reduction: its partial state, the kernels that fill it, and how a
 /// state becomes the function's result.
 ///
-/// A new one-pass reduction implements this trait (usually only
-/// `push_slice`, `push_rows` and `finish`) over a [`State`]; the driver
-/// (`reduce::driver::reduce`) runs it over any layout, threads and chunks.
-pub(crate) trait Reducer<E: Element>: Sync {
+/// A new one-pass reduction is a public type (the statistic users name, as
+/// `nanops::stats::NanVar`) implementing this trait, usually only
+/// `push_slice`, `push_rows` and `finish`, over a [`State`]; the driver
+/// (`reduce::driver::reduce`) runs it over any layout, threads and chunks,
+/// and every `Reducer` is a `Statistic` that `nanops::report` computes.
+///
+/// Public only in name: the module is private, so no user can name or
+/// implement it (it is the family's internal contract).
+pub trait Reducer<E: Element>: Sync {
     /// The values the state takes (`E::Acc` for sums, `E` for extrema).
     type Value;
     /// The partial state of one output element; `Default` is the empty state.
@@ -117,4 +122,7 @@ pub(crate) trait Reducer<E: Element>: Sync {
     fn degenerate(&self, _st: &Self::State) -> bool {
         false
     }
+    /// For a reduction without identity (min, max), the operation's name as
+    /// NumPy's error message gives it: reducing zero values is then an error.
+    const NO_IDENTITY: Option<&'static str> = None;
 }

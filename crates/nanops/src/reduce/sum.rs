@@ -2,6 +2,7 @@
 //! compensated [`Sum`]; the short-lane and column variants the other
 //! reductions reuse.
 
+use super::driver::statistics;
 use super::reducer::{fold_lanes, fold_tree, Reducer, BLOCK, LANES};
 use crate::element::{Accumulator, Element};
 use crate::simd::prefetch::prefetch_ahead;
@@ -122,10 +123,13 @@ pub(crate) fn sum_into<E: Element, A: Accumulator>(
     valid
 }
 
-/// `nansum`: non-NaN values added in the accumulator type.
-pub(crate) struct SumReducer;
+/// [`nansum`](crate::nansum): non-NaN values added in the accumulator type.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct NanSum;
 
-impl<E: Element> Reducer<E> for SumReducer {
+statistics!(NanSum);
+
+impl<E: Element> Reducer<E> for NanSum {
     type Value = E::Acc;
     type State = Sum<E::Acc>;
     type Output = E::Sum;

@@ -1,6 +1,30 @@
-//! A result with the count of slices that had no usable value.
+//! What every family computes: a [`Statistic`] of some axes of a view, and
+//! its [`Report`], the values with the count of slices that had no usable
+//! value. (The public entry is `nanops::report`.)
 
-use ndarray::{ArrayD, Dimension};
+use crate::element::Element;
+use crate::error::Result;
+use crate::options::Axes;
+use ndarray::{ArrayD, ArrayViewD, Dimension};
+
+pub(crate) mod sealed {
+    /// Seals [`super::Statistic`]: the statistics are nanops' own.
+    pub trait Sealed {}
+}
+
+/// A statistic nanops computes over some axes of an array (the types in
+/// [`crate::stats`]): what [`report`](crate::report) takes.
+///
+/// Sealed: every statistic is one of nanops' functions, and its `compute`
+/// runs that function's family (reduce, order) over any layout.
+pub trait Statistic<E: Element>: sealed::Sealed {
+    /// The type of one result value.
+    type Output;
+    /// Computes the statistic of `view` over `axes`, with the number of
+    /// slices that had no usable value.
+    #[doc(hidden)]
+    fn compute(&self, view: &ArrayViewD<'_, E>, axes: &Axes) -> Result<Report<Self::Output>>;
+}
 
 /// Results of a reduction, with the number of slices that had no usable value.
 ///
