@@ -29,11 +29,11 @@ mod product;
 mod state;
 mod sum;
 
-pub use count::Count;
-pub(crate) use extremum::beats;
-pub use extremum::{ArgExtremum, Extremum};
-pub use mean::Mean;
-pub use moments::Moments;
-pub use product::Product;
-pub use state::{Invertible, State};
-pub use sum::Sum;
+// each file's public states (and crate-visible helpers), whatever it adds
+pub use count::*;
+pub use extremum::*;
+pub use mean::*;
+pub use moments::*;
+pub use product::*;
+pub use state::*;
+pub use sum::*;
