@@ -10,6 +10,16 @@ benches/speedups.png.
     python3 benches/compare.py            # full run (several minutes)
     python3 benches/compare.py --cold     # large cases from main memory
     python3 benches/compare.py --quick    # fewer repeats
+    python3 benches/compare.py --baseline DIR   # also time an earlier build
+
+``--baseline DIR`` times, interleaved with the others in the same rounds, an
+earlier build of nanops: ``DIR/nanops_baseline`` is a copy of an earlier
+installed package directory (``python/nanops`` with its ``_nanops*.so``)
+renamed so that both import together, e.g. ``cp -r
+$(python3 -c "import nanops, os; print(os.path.dirname(nanops.__file__))")
+DIR/nanops_baseline`` before installing the new build. The table then gains
+a column ``new/old`` (nanops' time over the baseline's); the baseline is
+not a peer.
 """
 
 from __future__ import annotations
@@ -40,6 +50,9 @@ except ImportError:  # pragma: no cover - optional peer
 
 ROOT = Path(__file__).resolve().parent.parent
 
+#: An earlier build of nanops timed beside the current one (``--baseline``).
+baseline = None
+
 SHAPES: list[tuple[tuple[int, ...], int | tuple[int, ...] | None]] = [
     ((10_000_000,), None),
     ((1000, 10_000), 1),
@@ -67,9 +80,13 @@ def impls(name: str, axis) -> dict[str, Callable[[np.ndarray], object] | None]:
     if q is None:
         out["nanops"] = lambda a: getattr(nanops, base)(a, axis=axis)
         out["numpy"] = lambda a: getattr(np, base)(a, axis=axis)
+        if baseline is not None:
+            out["baseline"] = lambda a: getattr(baseline, base)(a, axis=axis)
     else:
         out["nanops"] = lambda a: nanops.nanquantile(a, q, axis=axis)
         out["numpy"] = lambda a: np.nanquantile(a, q, axis=axis)
+        if baseline is not None:
+            out["baseline"] = lambda a: baseline.nanquantile(a, q, axis=axis)
     bn_ok = bn is not None and q is None and hasattr(bn, base) and single_axis(axis)
     out["bottleneck"] = (lambda a: getattr(bn, base)(a, axis=axis)) if bn_ok else None
     nb_ax = -1 if axis is None else axis
@@ -212,7 +229,8 @@ def run(repeats: int, budget: float, cold: bool = False, only: str = "") -> list
                 measured = timings(fns, repeats, budget, before)
                 floor = measured.pop("floor")
                 times: dict[str, float | None] = {lib: measured.get(lib) for lib in libs}
-                peers = {k: v for k, v in times.items() if k != "nanops" and v is not None}
+                peers = {k: v for k, v in times.items()
+                         if k not in ("nanops", "baseline") and v is not None}
                 best_peer = min(peers, key=peers.get) if peers else None
                 ours = times["nanops"]
                 rows.append({
@@ -221,10 +239,12 @@ def run(repeats: int, budget: float, cold: bool = False, only: str = "") -> list
                     "best_peer": best_peer,
                     "speedup": (peers[best_peer] / ours) if best_peer else None,
                     "over_floor": ours / floor,
+                    "vs_baseline": ours / times["baseline"] if times.get("baseline") else None,
                 })
                 print(f"{np.dtype(dtype).name:8} {str(shape):16} {str(axis):7} {name:26} "
                       f"nanops {ours*1e3:9.3f} ms  best peer {best_peer or '-':10} "
-                      f"x{rows[-1]['speedup'] or float('nan'):7.2f}  floor x{rows[-1]['over_floor']:6.2f}",
+                      f"x{rows[-1]['speedup'] or float('nan'):7.2f}  floor x{rows[-1]['over_floor']:6.2f}"
+                      + (f"  new/old {rows[-1]['vs_baseline']:5.2f}" if rows[-1]["vs_baseline"] else ""),
                       flush=True)
     return rows
 
@@ -236,17 +256,21 @@ def fmt(t: float | None) -> str:
 
 
 def table(rows: list[dict]) -> list[str]:
-    """The Markdown table of `rows`."""
+    """The Markdown table of `rows` (with a ``new/old`` column when a baseline was timed)."""
+    with_base = any(r.get("vs_baseline") for r in rows)
+    extra_head, extra_rule = (" new/old |", "---:|") if with_base else ("", "")
     lines = [
-        "| dtype | shape | axis | function | nanops | NumPy | bottleneck | numbagg | floor | speed-up | × floor |",
-        "|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|",
+        "| dtype | shape | axis | function | nanops | NumPy | bottleneck | numbagg | floor | speed-up | × floor |"
+        + extra_head,
+        "|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|" + extra_rule,
     ]
     for r in rows:
         sp = f"{r['speedup']:.1f}× ({r['best_peer']})" if r["speedup"] else "—"
+        base = f" {r['vs_baseline']:.2f} |" if with_base and r.get("vs_baseline") else (" — |" if with_base else "")
         lines.append(
             f"| {r['dtype']} | {r['shape']} | {r['axis']} | {r['func']} | {fmt(r['nanops'])} | "
             f"{fmt(r['numpy'])} | {fmt(r['bottleneck'])} | {fmt(r['numbagg'])} | {fmt(r['floor'])} | "
-            f"{sp} | {r['over_floor']:.2f} |"
+            f"{sp} | {r['over_floor']:.2f} |" + base
         )
     return lines
 
@@ -334,7 +358,14 @@ def main() -> None:
                         "writes the cold-cache section of BENCHMARKS.md")
     p.add_argument("--only", default="",
                    help="cases whose 'dtype shape function' contains this text (print only)")
+    p.add_argument("--baseline", default="",
+                   help="a directory holding nanops_baseline, an earlier build timed beside this one")
     args = p.parse_args()
+    if args.baseline:
+        global baseline
+        sys.path.insert(0, args.baseline)
+        import nanops_baseline
+        baseline = nanops_baseline
     repeats, budget = (3, 1.0) if args.quick else (7, 3.0)
     rows = run(repeats, budget, cold=args.cold, only=args.only)
     if args.no_write or args.only:

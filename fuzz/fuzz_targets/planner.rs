@@ -5,7 +5,7 @@
 //! values by their kept indices.
 //!
 //! Functions: nansum nanprod nancount nanmean nanvar nanstd nanmin nanmax
-//! (and their `_report` degenerate counts), nanargmin nanargmax nancumsum
+//! (and their degenerate counts through `nanops::report`), nanargmin nanargmax nancumsum
 //! nancumprod, nanmedian median nanquantile quantile, the `NanOps` trait, for
 //! `f64`, `f32` and `i64`. Invalid axes must give an axis error, never a panic.
 #![no_main]
@@ -16,7 +16,8 @@ mod common;
 use common::*;
 use libfuzzer_sys::fuzz_target;
 use nanops::select::SelectFloat;
-use nanops::{Axes, Element, Error, NanOps, QuantileElement, QuantileMethod};
+use nanops::stats::{Median, NanMax, NanMean, NanMin, NanStd, NanVar};
+use nanops::{Axes, Element, Error, NanOps, NanPolicy, QuantileElement, QuantileMethod};
 
 /// An index tuple (ndim ≤ 8) without a heap allocation.
 type Idx = ([usize; 8], usize);
@@ -637,7 +638,7 @@ fn check_reductions<T: Fz>(case: &Case, view: &ArrayViewD<'_, T>, els: &[(Idx, T
     }
 
     // nanmean (+ report)
-    let rep = nanops::nanmean_report(view, axes.clone()).unwrap_or_else(|e| fail!(case, "nanmean: {e:?}"));
+    let rep = nanops::report(view, axes.clone(), NanMean).unwrap_or_else(|e| fail!(case, "nanmean: {e:?}"));
     check_shape(case, "nanmean", &rep.values, &out_shape);
     let empty = vals.iter().filter(|w| w.is_empty()).count();
     if rep.degenerate != empty {
@@ -665,8 +666,8 @@ fn check_reductions<T: Fz>(case: &Case, view: &ArrayViewD<'_, T>, els: &[(Idx, T
     }
 
     // nanvar / nanstd (+ reports)
-    let var = nanops::nanvar_report(view, axes.clone(), ddof).unwrap_or_else(|e| fail!(case, "nanvar: {e:?}"));
-    let std = nanops::nanstd_report(view, axes.clone(), ddof).unwrap_or_else(|e| fail!(case, "nanstd: {e:?}"));
+    let var = nanops::report(view, axes.clone(), NanVar(ddof.into())).unwrap_or_else(|e| fail!(case, "nanvar: {e:?}"));
+    let std = nanops::report(view, axes.clone(), NanStd(ddof.into())).unwrap_or_else(|e| fail!(case, "nanstd: {e:?}"));
     check_shape(case, "nanvar", &var.values, &out_shape);
     check_shape(case, "nanstd", &std.values, &out_shape);
     let degenerate = vals.iter().filter(|w| w.len() as f64 - ddof <= 0.0).count();
@@ -710,8 +711,8 @@ fn check_reductions<T: Fz>(case: &Case, view: &ArrayViewD<'_, T>, els: &[(Idx, T
     let n_out: usize = out_shape.iter().product();
     if n_out > 0 && lane_len == 0 {
         for (what, r) in [
-            ("nanmin", nanops::nanmin_report(view, axes.clone()).map(|_| ())),
-            ("nanmax", nanops::nanmax_report(view, axes.clone()).map(|_| ())),
+            ("nanmin", nanops::report(view, axes.clone(), NanMin).map(|_| ())),
+            ("nanmax", nanops::report(view, axes.clone(), NanMax).map(|_| ())),
         ] {
             match r {
                 Err(Error::EmptyReduction { .. }) => {}
@@ -722,9 +723,9 @@ fn check_reductions<T: Fz>(case: &Case, view: &ArrayViewD<'_, T>, els: &[(Idx, T
         for max in [false, true] {
             let what = if max { "nanmax" } else { "nanmin" };
             let rep = if max {
-                nanops::nanmax_report(view, axes.clone())
+                nanops::report(view, axes.clone(), NanMax)
             } else {
-                nanops::nanmin_report(view, axes.clone())
+                nanops::report(view, axes.clone(), NanMin)
             }
             .unwrap_or_else(|e| fail!(case, "{what}: {e:?}"));
             check_shape(case, what, &rep.values, &out_shape);
@@ -778,7 +779,7 @@ fn check_order<T: Fz>(
     let (out_shape, groups) = group(els, view.shape(), &red);
     for ignore_nan in [true, false] {
         let what = if ignore_nan { "nanmedian" } else { "median" };
-        let rep = nanops::median_report(view, axes.clone(), ignore_nan).unwrap_or_else(|e| fail!(case, "{what}: {e:?}"));
+        let rep = nanops::report(view, axes.clone(), Median(if ignore_nan { NanPolicy::Omit } else { NanPolicy::Propagate })).unwrap_or_else(|e| fail!(case, "{what}: {e:?}"));
         check_shape(case, what, &rep.values, &out_shape);
         let mut empty = 0;
         for (j, (g, grp)) in rep.values.iter().zip(&groups).enumerate() {

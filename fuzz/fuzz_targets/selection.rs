@@ -1,7 +1,7 @@
 //! Fuzz target `selection`: lanes of `f64`/`f32` full of ties, NaN, ±inf,
 //! signed zeros and extremes, random `q` (0, 1, `k/n`, neighbours of those,
 //! invalid ones), every `QuantileMethod`, every `q` precision (`QDtype`) and
-//! result type, through `nanquantile`/`quantile` (`quantile_report`),
+//! result type, through `nanquantile`/`quantile` (`nanops::report` of `stats::Quantiles`),
 //! `nanmedian`/`median` (`median_report`, including the sampled "bracket"
 //! median of lanes ≥ 2¹⁸), weighted `inverted_cdf`/`averaged_inverted_cdf`,
 //! and the lane kernels of `nanops::select`. Each result is compared, bit for
@@ -20,14 +20,40 @@ use nanops::select::{
     median_in_place, quantiles_in_place, weighted_quantiles, QuantileScratch, SelectFloat,
     WeightedQuantileError,
 };
-use nanops::{quantile_report, Error, QDtype, QuantileElement, QuantileMethod, QuantileOptions, Report};
+use nanops::stats::{Median, Quantiles};
+use nanops::{Error, NanPolicy, QDtype, QuantileElement, QuantileMethod, QuantileOptions, Report};
+
+/// NaN skipped or propagated.
+fn policy(ignore_nan: bool) -> NanPolicy {
+    if ignore_nan { NanPolicy::Omit } else { NanPolicy::Propagate }
+}
+
+/// Quantiles `qs` as `R`, through the one general entry.
+fn quantile_report<S, T, D, R>(
+    view: &ndarray::ArrayBase<S, D>,
+    qs: &[f64],
+    axis: impl Into<nanops::Axes>,
+    opts: &QuantileOptions<'_>,
+) -> nanops::Result<Report<R>>
+where
+    S: ndarray::Data<Elem = T>,
+    T: QuantileElement,
+    D: ndarray::Dimension,
+    R: SelectFloat + From<T::Value> + Default,
+{
+    let opts = QuantileOptions {
+        weights: opts.weights.as_ref().map(|w| w.view()),
+        ..opts.clone()
+    };
+    nanops::report(view, axis, Quantiles::<R>::new(qs, opts))
+}
 use ndarray::{Array1, ArrayD, ArrayViewD, Axis, IxDyn, ShapeBuilder};
 use std::fmt::Debug;
 
 trait SelT: QuantileElement<Value = Self> + SelectFloat + RefFloat + Default + Debug {
     const NAME: &'static str;
     fn from_bits_raw(bits: u64) -> Self;
-    /// `quantile_report` with results in `f64` (a float64 `q` array).
+    /// Quantiles with results in `f64` (a float64 `q` array).
     fn report_f64(
         view: &ArrayViewD<'_, Self>,
         qs: &[f64],
@@ -197,8 +223,8 @@ fn run<T: SelT>(b: &mut Bytes) {
 
     // ---- medians
     for ignore_nan in [true, false] {
-        let rep = nanops::median_report(&view, axis, ignore_nan)
-            .unwrap_or_else(|e| fail!(desc, "median_report({ignore_nan}): {e:?}"));
+        let rep = nanops::report(&view, axis, Median(policy(ignore_nan)))
+            .unwrap_or_else(|e| fail!(desc, "median({ignore_nan}): {e:?}"));
         if rep.values.shape() != [nlanes] {
             fail!(desc, "median shape {:?}", rep.values.shape());
         }
@@ -250,7 +276,7 @@ fn run<T: SelT>(b: &mut Bytes) {
         for ignore_nan in [true, false] {
             let opts = QuantileOptions {
                 method,
-                ignore_nan,
+                nan_policy: policy(ignore_nan),
                 weights: None,
                 q_dtype,
             };
@@ -298,7 +324,7 @@ fn check_quantiles<T: SelT, I: RefFloat, R>(
             other => fail!(desc, "{method:?}: invalid q {bad} gave {:?}", other.map(|r| r.values)),
         }
     }
-    let rep = r.unwrap_or_else(|e| fail!(desc, "{method:?} ignore_nan={}: {e:?}", opts.ignore_nan));
+    let rep = r.unwrap_or_else(|e| fail!(desc, "{method:?} ignore_nan={}: {e:?}", opts.nan_policy.skips_nan()));
     let nlanes = lanes.all.len();
     if rep.values.shape() != [qs.len(), nlanes] {
         fail!(desc, "{method:?}: shape {:?}", rep.values.shape());
@@ -309,7 +335,7 @@ fn check_quantiles<T: SelT, I: RefFloat, R>(
     }
     for (k, &q) in qs.iter().enumerate() {
         for j in 0..nlanes {
-            let want = if !opts.ignore_nan && lanes.has_nan(j) {
+            let want = if !opts.nan_policy.skips_nan() && lanes.has_nan(j) {
                 f64::NAN
             } else {
                 f(np_quantile::<T, I, R>(&sorted_valid[j], q, method, integer_q))
@@ -319,7 +345,7 @@ fn check_quantiles<T: SelT, I: RefFloat, R>(
                 fail!(
                     desc,
                     "{method:?} ignore_nan={} q={q:e} lane {j}: got {got:e}, expected {want:e}; sorted valid {:?}",
-                    opts.ignore_nan,
+                    opts.nan_policy.skips_nan(),
                     sorted_valid[j]
                 );
             }
@@ -463,7 +489,7 @@ fn check_weighted<T: SelT>(desc: &str, view: &ArrayViewD<'_, T>, lanes: &Lanes<T
     for ignore_nan in [true, false] {
         let opts = QuantileOptions {
             method,
-            ignore_nan,
+            nan_policy: policy(ignore_nan),
             weights: Some(weights_view.view()),
             q_dtype: if q_f32 { QDtype::Float32 } else { QDtype::Float64 },
         };
