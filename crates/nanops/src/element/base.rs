@@ -1,6 +1,7 @@
 //! The [`Element`] trait: one sealed trait for every type nanops reduces.
 
-use super::accumulate::{Accumulator, FloatAcc};
+use super::accumulate::FloatAcc;
+use super::factor::Factor;
 use std::fmt::Debug;
 
 pub(crate) mod sealed {
@@ -18,8 +19,8 @@ pub(crate) mod sealed {
 pub trait Element:
     Copy + Default + Send + Sync + Debug + PartialEq + 'static + sealed::Sealed
 {
-    /// Accumulator of sums and products.
-    type Acc: Accumulator;
+    /// Accumulator of sums and products (products exact in class: [`Factor`]).
+    type Acc: Factor;
     /// Type of `nansum`/`nanprod`/`nancumsum` results (NumPy's result dtype).
     type Sum: Copy + Default + Send + Sync + Debug + 'static;
     /// Arithmetic type of means and variances.

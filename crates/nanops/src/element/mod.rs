@@ -18,12 +18,14 @@
 
 mod accumulate;
 mod base;
+mod factor;
 mod impls;
 mod quantile;
 mod select_float;
 
 pub use accumulate::{Accumulator, FloatAcc};
 pub use base::Element;
+pub use factor::Factor;
 pub use quantile::QuantileElement;
 pub use select_float::SelectFloat;
 pub(crate) use select_float::{ascending, contains_nan, sealed::Sealed as SelectSealed};

@@ -307,7 +307,16 @@ pub(crate) fn compute<E: Element, R: Reducer<E>>(
             return Err(Error::EmptyReduction { op });
         }
     }
-    reduce_checked(view, &axes, r)
+    let mut report = reduce_checked(view, &axes, r)?;
+    if report.degenerate > 0 && !view.is_empty() {
+        // each slice's first element: the reduced axes at index 0
+        let mut first = view.view();
+        for &k in axes.iter().rev() {
+            first = first.index_axis_move(ndarray::Axis(k), 0);
+        }
+        r.degenerate_from_first(&mut report.values, first);
+    }
+    Ok(report)
 }
 
 /// Makes the public reductions `$t…` (each a [`Reducer`]) statistics

@@ -5,6 +5,7 @@ use super::reducer::{first_valid, fold_tree, Reducer, LANES};
 use crate::element::Element;
 use crate::simd::prefetch::prefetch_ahead;
 use crate::states::{beats, Extremum, State};
+use ndarray::{ArrayD, ArrayViewD};
 
 /// Lanes of the extremum loop: a compare and a blend per value are so cheap
 /// that 16 independent lanes (a whole AVX-512 register of `f32`) pay.
@@ -129,6 +130,16 @@ macro_rules! extremum_reducer {
             }
             fn degenerate(&self, st: &Self::State) -> bool {
                 st.value().is_none()
+            }
+            /// An all-NaN slice gives its first element as it is, as NumPy's
+            /// `fmin.reduce` does (the NaN's other part, its sign and
+            /// payload kept: `nanmin([nan+1j])` is `nan+1j`).
+            fn degenerate_from_first(&self, out: &mut ArrayD<E>, first: ArrayViewD<'_, E>) {
+                ndarray::Zip::from(out).and(&first).for_each(|o, &f| {
+                    if o.is_nan_value() {
+                        *o = f;
+                    }
+                });
             }
         }
     };

@@ -11,6 +11,7 @@
 
 use crate::element::Element;
 use crate::states::State;
+use ndarray::{ArrayD, ArrayViewD};
 
 /// Independent accumulators per loop.
 pub(crate) const LANES: usize = 8;
@@ -125,4 +126,9 @@ pub trait Reducer<E: Element>: Sync {
     /// For a reduction without identity (min, max), the operation's name as
     /// NumPy's error message gives it: reducing zero values is then an error.
     const NO_IDENTITY: Option<&'static str> = None;
+    /// Sets the results of degenerate slices from `first`, each slice's
+    /// first element in logical (C) order, where NumPy returns that element
+    /// (`nanmin` of an all-NaN complex slice is its first NaN as it is:
+    /// `nan+1j`, not `nan+nanj`); called only when some slice was degenerate.
+    fn degenerate_from_first(&self, _out: &mut ArrayD<Self::Output>, _first: ArrayViewD<'_, E>) {}
 }

@@ -2,6 +2,7 @@
 
 use super::scanner::Scanner;
 use crate::element::{Accumulator, Element};
+use crate::states::{Product, State};
 
 /// `nancumsum`: the running sum in [`Accumulator::Running`], NaN counted as
 /// zero, each position rounded to the result type.
@@ -28,21 +29,23 @@ impl<E: Element> Scanner<E> for CumSum {
     }
 }
 
-/// `nancumprod`: the running product in the accumulator type, NaN counted as one.
+/// `nancumprod`: the running product in the accumulator type, NaN counted
+/// as one, exact in class ([`Product`]: no running product overflows or
+/// underflows on its way, each position is rounded once).
 pub(crate) struct CumProd;
 
 impl<E: Element> Scanner<E> for CumProd {
-    type Running = E::Acc;
+    type Running = Product<E::Acc>;
     type Output = E::Sum;
     #[inline(always)]
-    fn start(&self) -> E::Acc {
-        E::Acc::one()
+    fn start(&self) -> Product<E::Acc> {
+        Product::default()
     }
     #[inline(always)]
-    fn step(&self, running: &mut E::Acc, x: E) -> E::Sum {
+    fn step(&self, running: &mut Product<E::Acc>, x: E) -> E::Sum {
         if !x.is_nan_value() {
-            *running = running.mul(x.to_acc());
+            running.push(x.to_acc());
         }
-        E::sum_from_acc(*running)
+        E::sum_from_acc(running.value())
     }
 }

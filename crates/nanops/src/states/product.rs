@@ -1,50 +1,114 @@
-//! Product.
+//! Product, exact in class.
 
 use super::state::State;
-use crate::element::Accumulator;
+use crate::element::Factor;
 
-/// A product; the identity is one.
+/// A product exact in class: its sign and class (zero, finite, infinite) are
+/// those of the exact product of the values pushed, and it is NaN only when
+/// a true zero meets an infinity, or a NaN was pushed.
+///
+/// Finite nonzero factors are held as a mantissa and a binary exponent (each
+/// factor split into both, [`Factor::split`]), so that no partial product
+/// overflows or underflows: the mantissa product rounds as the plain product
+/// would, and the result is rounded once, by [`Factor::ldexp`], at the end.
+/// Zeros and infinities are counted apart, their signs (complex: their
+/// directions) multiplied into the mantissa. Integers wrap, as NumPy's.
 ///
 /// ```
 /// use nanops::states::{Product, State};
 /// let mut p = Product::<f64>::default();
-/// p.push(2.0);
-/// p.merge(&Product::from_value(3.0));
-/// assert_eq!(p.value(), 6.0);
+/// p.push_slice(&[f64::INFINITY, 1e-300, 1e-300]);
+/// assert_eq!(p.value(), f64::INFINITY); // a plain product in two lanes: inf · 0 = NaN
+/// let mut q = Product::<f64>::default();
+/// q.push_slice(&[1e300, 1e300, 0.0]);
+/// assert_eq!(q.value(), 0.0); // a running product: inf · 0 = NaN
+/// p.merge(&q);
+/// assert!(p.value().is_nan()); // an infinity times a true zero
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Product<A: Accumulator>(A);
+pub struct Product<A: Factor> {
+    /// The product of the factors' parts (mantissas, signs, directions).
+    part: A,
+    /// The sum of the finite factors' binary exponents.
+    exp: i64,
+    /// A true zero was a factor.
+    zero: bool,
+    /// An infinity was a factor.
+    inf: bool,
+    /// A NaN was a factor.
+    nan: bool,
+}
 
-impl<A: Accumulator> Default for Product<A> {
+impl<A: Factor> Default for Product<A> {
     fn default() -> Self {
-        Product(A::one())
+        Product {
+            part: A::one(),
+            exp: 0,
+            zero: false,
+            inf: false,
+            nan: false,
+        }
     }
 }
 
-impl<A: Accumulator> Product<A> {
+impl<A: Factor> Product<A> {
     /// A partial product holding `x`.
     pub fn from_value(x: A) -> Self {
-        Product(x)
+        let mut p = Self::default();
+        p.push(x);
+        p
     }
-    /// The product (the same as [`State::finish`]).
+    /// A partial product from its parts: the product of the finite factors'
+    /// mantissas (and of the signs of zeros and infinities) `part`, the sum
+    /// of their exponents `exp`, and whether a zero or an infinity was a
+    /// factor (the lanes of a kernel keep these apart).
+    #[inline(always)]
+    pub(crate) fn from_parts(part: A, exp: i64, zero: bool, inf: bool) -> Self {
+        let (part, k) = part.renormalize();
+        Product {
+            part,
+            exp: exp + k,
+            zero,
+            inf,
+            nan: false,
+        }
+    }
+    /// The product (the same as [`State::finish`]), rounded once.
     #[inline(always)]
     pub fn value(&self) -> A {
-        self.0
+        if self.nan || self.zero || self.inf {
+            return A::special(self.part, self.zero || self.nan, self.inf || self.nan);
+        }
+        self.part.ldexp(self.exp)
     }
 }
 
-impl<A: Accumulator> State<A> for Product<A> {
+impl<A: Factor> State<A> for Product<A> {
     type Output = A;
     #[inline(always)]
     fn push(&mut self, x: A) {
-        self.0 = self.0.mul(x);
+        if x.nan_value() {
+            self.nan = true;
+            return;
+        }
+        let (p, e, zero, inf) = x.split();
+        let (part, k) = self.part.mul(p).renormalize();
+        self.part = part;
+        self.exp += e + k;
+        self.zero |= zero;
+        self.inf |= inf;
     }
     #[inline(always)]
     fn merge(&mut self, other: &Self) {
-        self.push(other.0);
+        let (part, k) = self.part.mul(other.part).renormalize();
+        self.part = part;
+        self.exp += other.exp + k;
+        self.zero |= other.zero;
+        self.inf |= other.inf;
+        self.nan |= other.nan;
     }
     #[inline(always)]
     fn finish(&self) -> A {
-        self.0
+        self.value()
     }
 }
