@@ -15,6 +15,13 @@ use num_complex::Complex;
 pub trait Factor: Accumulator {
     /// Whether products of this type track classes and exponents (floats).
     const EXACT_CLASS: bool;
+    /// How many *tame* factors (see [`tame`](Factor::tame)) a running
+    /// mantissa in `[1, 2)` can take before it could overflow or underflow:
+    /// a kernel multiplies that many plainly, then renormalises.
+    const TAME_RUN: usize;
+    /// Whether the value is NaN (skipped, so harmless) or a factor whose
+    /// magnitude is within `2^±16`: runs of those multiply plainly.
+    fn tame(self) -> bool;
     /// `(part, exp, zero, inf)` of a factor that is not NaN (see the trait).
     fn split(self) -> (Self, i64, bool, bool);
     /// A running mantissa as `(part, exp)` with `part · 2^exp == self`
@@ -36,6 +43,9 @@ macro_rules! int_factor {
     ($($t:ty),*) => {$(
         impl Factor for $t {
             const EXACT_CLASS: bool = false;
+            const TAME_RUN: usize = usize::MAX;
+            #[inline(always)]
+            fn tame(self) -> bool { true }
             #[inline(always)]
             fn split(self) -> (Self, i64, bool, bool) { (self, 0, false, false) }
             #[inline(always)]
@@ -54,9 +64,16 @@ int_factor!(i64, u64);
 /// The binary layout of a float type: its bits as an integer, the mantissa
 /// width and the exponent bias.
 macro_rules! float_factor {
-    ($t:ty, $bits:ty, $mant:literal, $bias:literal, $emin:literal, $subnormal_lift:literal) => {
+    ($t:ty, $bits:ty, $mant:literal, $bias:literal, $emin:literal, $subnormal_lift:literal, $run:literal) => {
         impl Factor for $t {
             const EXACT_CLASS: bool = true;
+            /// `1 + 16·run` stays below the largest exponent and `−16·run`
+            /// above the smallest normal one.
+            const TAME_RUN: usize = $run;
+            #[inline(always)]
+            fn tame(self) -> bool {
+                (1.0 / 65536.0..=65536.0).contains(&self.abs()) | self.is_nan()
+            }
             #[inline(always)]
             fn split(self) -> (Self, i64, bool, bool) {
                 const EXP_MASK: $bits = ((1 << (<$bits>::BITS - 1 - $mant)) - 1) << $mant;
@@ -86,6 +103,12 @@ macro_rules! float_factor {
             }
             #[inline(always)]
             fn ldexp(self, e: i64) -> Self {
+                if (($emin)..=$bias).contains(&e) {
+                    // `2^e` is exact: one product, one rounding (to ±inf past
+                    // the largest value, to a subnormal below the smallest
+                    // normal one)
+                    return self * pow2::<$t>(e);
+                }
                 if self == 0.0 || !self.is_finite() {
                     return self;
                 }
@@ -119,6 +142,16 @@ macro_rules! float_factor {
 
         impl Factor for Complex<$t> {
             const EXACT_CLASS: bool = true;
+            /// As the real type's, one fewer: `|z|` reaches `√2·2^16`.
+            const TAME_RUN: usize = $run - 1;
+            #[inline(always)]
+            fn tame(self) -> bool {
+                let (a, b) = (self.re.abs(), self.im.abs());
+                let big = if a >= b { a } else { b };
+                ((big >= 1.0 / 65536.0) & (a <= 65536.0) & (b <= 65536.0))
+                    | self.re.is_nan()
+                    | self.im.is_nan()
+            }
             #[inline(always)]
             fn split(self) -> (Self, i64, bool, bool) {
                 let (re, im) = (self.re, self.im);
@@ -208,8 +241,8 @@ impl From2 for f32 {
     }
 }
 
-float_factor!(f64, u64, 52, 1023, -1022, 64);
-float_factor!(f32, u32, 23, 127, -126, 32);
+float_factor!(f64, u64, 52, 1023, -1022, 64, 62);
+float_factor!(f32, u32, 23, 127, -126, 32, 7);
 
 #[cfg(test)]
 mod tests {

@@ -1,8 +1,16 @@
 //! `nanprod`: non-NaN values multiplied in lanes, exact in class.
+//!
+//! Lanes keep a mantissa and an exponent ([`Product`]'s form). A block of
+//! [`Factor::TAME_RUN`] values per lane whose values are all *tame* (within
+//! `2^±16`, or NaN) is multiplied plainly into the mantissas, which cannot
+//! leave the normal range on the way, then the mantissas are renormalised:
+//! the loop of a plain product plus one compare per value. Any other block
+//! (zeros, infinities, tiny or huge values) splits every factor into
+//! mantissa and exponent ([`Factor::split`]), zeros and infinities apart.
 
 use super::driver::statistics;
 use super::reducer::{Reducer, LANES};
-use crate::element::{Element, Factor};
+use crate::element::{Accumulator, Element, Factor};
 use crate::states::{Product, State};
 
 /// [`nanprod`](crate::nanprod): non-NaN values multiplied in the accumulator
@@ -12,50 +20,76 @@ pub struct NanProd;
 
 statistics!(NanProd);
 
-/// Factors multiplied into a lane between two renormalisations of its
-/// mantissa (each factor's part is below 2 in magnitude, below 2√2 for
-/// complex, so 16 of them stay far inside the range of `f32`).
-const RENORMALIZE_EVERY: usize = 16;
-
-/// One lane of a product: mantissa, exponent, zero and infinity flags.
-#[derive(Clone, Copy)]
-struct Lane<A> {
-    part: A,
-    exp: i64,
+/// Lanes of mantissas and exponents, with the zero and infinity flags of
+/// all of them (a product's class does not depend on which lane saw what).
+struct Lanes<A, const N: usize> {
+    part: [A; N],
+    exp: [i64; N],
     zero: bool,
     inf: bool,
 }
 
-impl<A: Factor> Lane<A> {
+impl<A: Factor, const N: usize> Lanes<A, N> {
     #[inline(always)]
     fn new() -> Self {
-        Lane {
-            part: A::one(),
-            exp: 0,
+        Lanes {
+            part: [A::one(); N],
+            exp: [0; N],
             zero: false,
             inf: false,
         }
     }
-    /// Multiplies in one value; NaN is skipped.
+
+    /// Multiplies `x` into lane `i` plainly (NaN counts as one).
     #[inline(always)]
-    fn push<E: Element<Acc = A>>(&mut self, x: E) {
+    fn plain<E: Element<Acc = A>>(&mut self, i: usize, x: E) {
         let nan = x.is_nan_value();
-        let (p, e, zero, inf) = x.to_acc().split();
-        self.part = self.part.mul(if nan { A::one() } else { p });
-        self.exp += if nan { 0 } else { e };
-        self.zero |= zero & !nan;
-        self.inf |= inf & !nan;
+        self.part[i] = self.part[i].mul(if nan { A::one() } else { x.to_acc() });
     }
+
+    /// Multiplies `x` into lane `i` split into mantissa and exponent, a zero
+    /// or an infinity counted apart (NaN skipped).
+    #[inline(always)]
+    fn split<E: Element<Acc = A>>(&mut self, i: usize, x: E) {
+        if x.is_nan_value() {
+            return;
+        }
+        let (p, e, zero, inf) = x.to_acc().split();
+        let (part, k) = self.part[i].mul(p).renormalize();
+        self.part[i] = part;
+        self.exp[i] += e + k;
+        self.zero |= zero;
+        self.inf |= inf;
+    }
+
+    /// Brings every mantissa back to `[1, 2)`.
     #[inline(always)]
     fn renormalize(&mut self) {
-        let (part, k) = self.part.renormalize();
-        self.part = part;
-        self.exp += k;
+        if !A::EXACT_CLASS {
+            return;
+        }
+        for i in 0..N {
+            let (part, k) = self.part[i].renormalize();
+            self.part[i] = part;
+            self.exp[i] += k;
+        }
     }
+
+    /// The product of lane `i`.
     #[inline(always)]
-    fn state(self) -> Product<A> {
-        Product::from_parts(self.part, self.exp, self.zero, self.inf)
+    fn state(&self, i: usize) -> Product<A> {
+        Product::from_parts(self.part[i], self.exp[i], self.zero, self.inf)
     }
+}
+
+/// Whether every value of `xs` is tame ([`Factor::tame`]).
+#[inline(always)]
+fn tame<E: Element>(xs: &[E]) -> bool {
+    let mut all = true;
+    for &x in xs {
+        all &= x.to_acc().tame();
+    }
+    all
 }
 
 impl<E: Element> Reducer<E> for NanProd {
@@ -64,46 +98,80 @@ impl<E: Element> Reducer<E> for NanProd {
     type Output = E::Sum;
     #[inline(always)]
     fn push_slice(&self, st: &mut Self::State, xs: &[E]) {
-        let mut lanes = [Lane::<E::Acc>::new(); LANES];
-        for block in xs.chunks(LANES * RENORMALIZE_EVERY) {
+        let mut lanes = Lanes::<E::Acc, LANES>::new();
+        let run = E::Acc::TAME_RUN.min(1 << 20);
+        for block in xs.chunks(LANES * run) {
             let mut chunks = block.chunks_exact(LANES);
-            for c in &mut chunks {
-                for i in 0..LANES {
-                    lanes[i].push(c[i]);
+            if !E::Acc::EXACT_CLASS || tame(block) {
+                for c in &mut chunks {
+                    for i in 0..LANES {
+                        lanes.plain(i, c[i]);
+                    }
+                }
+                let rem = chunks.remainder();
+                for i in 0..rem.len() {
+                    lanes.plain(i, rem[i]);
+                }
+            } else {
+                for c in &mut chunks {
+                    for i in 0..LANES {
+                        lanes.split(i, c[i]);
+                    }
+                }
+                let rem = chunks.remainder();
+                for i in 0..rem.len() {
+                    lanes.split(i, rem[i]);
                 }
             }
-            let rem = chunks.remainder();
-            for i in 0..rem.len() {
-                lanes[i].push(rem[i]);
-            }
-            if E::Acc::EXACT_CLASS {
-                for lane in &mut lanes {
-                    lane.renormalize();
-                }
-            }
+            lanes.renormalize();
         }
-        for lane in lanes {
-            st.merge(&lane.state());
+        for i in 0..LANES {
+            st.merge(&lanes.state(i));
         }
     }
     #[inline(always)]
     fn push_rows(&self, states: &mut [Self::State], rows: &[&[E]]) {
-        let mut lanes = vec![Lane::<E::Acc>::new(); states.len()];
-        for block in rows.chunks(RENORMALIZE_EVERY) {
-            for row in block {
-                let (lanes, row) = (&mut lanes[..], &row[..states.len()]);
-                for j in 0..row.len() {
-                    lanes[j].push(row[j]);
+        let w = states.len();
+        let mut part = vec![E::Acc::one(); w];
+        let mut exp = vec![0i64; w];
+        let (mut zero, mut inf) = (vec![false; w], vec![false; w]);
+        let run = E::Acc::TAME_RUN.min(1 << 20);
+        for block in rows.chunks(run) {
+            if !E::Acc::EXACT_CLASS || block.iter().all(|row| tame(&row[..w])) {
+                for row in block {
+                    let (part, row) = (&mut part[..], &row[..w]);
+                    for j in 0..w {
+                        let x = row[j];
+                        let one = E::Acc::one();
+                        part[j] = part[j].mul(if x.is_nan_value() { one } else { x.to_acc() });
+                    }
+                }
+            } else {
+                for row in block {
+                    for j in 0..w {
+                        let x = row[j];
+                        if x.is_nan_value() {
+                            continue;
+                        }
+                        let (p, e, z, i) = x.to_acc().split();
+                        let (pp, k) = part[j].mul(p).renormalize();
+                        part[j] = pp;
+                        exp[j] += e + k;
+                        zero[j] |= z;
+                        inf[j] |= i;
+                    }
                 }
             }
             if E::Acc::EXACT_CLASS {
-                for lane in &mut lanes {
-                    lane.renormalize();
+                for j in 0..w {
+                    let (pp, k) = part[j].renormalize();
+                    part[j] = pp;
+                    exp[j] += k;
                 }
             }
         }
-        for (st, lane) in states.iter_mut().zip(lanes) {
-            st.merge(&lane.state());
+        for j in 0..w {
+            states[j].merge(&Product::from_parts(part[j], exp[j], zero[j], inf[j]));
         }
     }
     fn finish(&self, st: &Self::State) -> E::Sum {

@@ -2,7 +2,7 @@
 
 use super::scanner::Scanner;
 use crate::element::{Accumulator, Element};
-use crate::states::{Product, State};
+use crate::states::Product;
 
 /// `nancumsum`: the running sum in [`Accumulator::Running`], NaN counted as
 /// zero, each position rounded to the result type.
@@ -35,17 +35,19 @@ impl<E: Element> Scanner<E> for CumSum {
 pub(crate) struct CumProd;
 
 impl<E: Element> Scanner<E> for CumProd {
-    type Running = Product<E::Acc>;
+    /// The product so far, and the factors multiplied plainly since its
+    /// mantissa was last renormalised.
+    type Running = (Product<E::Acc>, usize);
     type Output = E::Sum;
     #[inline(always)]
-    fn start(&self) -> Product<E::Acc> {
-        Product::default()
+    fn start(&self) -> Self::Running {
+        (Product::default(), 0)
     }
     #[inline(always)]
-    fn step(&self, running: &mut Product<E::Acc>, x: E) -> E::Sum {
+    fn step(&self, (product, run): &mut Self::Running, x: E) -> E::Sum {
         if !x.is_nan_value() {
-            running.push(x.to_acc());
+            product.push_running(x.to_acc(), run);
         }
-        E::sum_from_acc(running.value())
+        E::sum_from_acc(product.value())
     }
 }

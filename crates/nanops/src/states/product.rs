@@ -73,6 +73,20 @@ impl<A: Factor> Product<A> {
             nan: false,
         }
     }
+    /// Multiplies by `x` (not NaN) plainly when it is tame
+    /// ([`Factor::tame`]) and fewer than [`Factor::TAME_RUN`] factors were
+    /// multiplied plainly since the mantissa was last renormalised (counted
+    /// in `run`), else as [`State::push`]: the fast form of a running product.
+    #[inline(always)]
+    pub(crate) fn push_running(&mut self, x: A, run: &mut usize) {
+        if x.tame() && *run < A::TAME_RUN {
+            self.part = self.part.mul(x);
+            *run += 1;
+            return;
+        }
+        self.push(x);
+        *run = 0;
+    }
     /// The product (the same as [`State::finish`]), rounded once.
     #[inline(always)]
     pub fn value(&self) -> A {
