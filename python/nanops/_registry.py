@@ -28,6 +28,9 @@ call path):
 ``fallback`` (optional)
     Called with the caller's arguments when the general path delegates;
     by default NumPy's own function of the same name (captured at import).
+    A function NumPy lacks names :data:`~nanops._generate.UNSUPPORTED`
+    (NumPy's ``AxisError`` for a bad ``axis``, otherwise a ``TypeError``
+    naming the function and the arguments) or a hand-written fallback.
 ``doc``
     The docstring (indentation is normalised), with a doctest example.
 
@@ -37,12 +40,12 @@ Add its row here, at the place it should take in ``__all__``, and its
 general-path helper if no existing one fits; then its stubs in
 ``__init__.pyi`` (``tests/python/test_stubs.py`` checks them against the
 generated function with ``mypy.stubtest``) and its signature in
-``SIGNATURES`` of ``tests/python/test_registry.py``.  For instance a ``nanskew`` backed by a compiled
-``_nanops.nanskew(a, axes, bias) -> (result, flag)`` (the shape of
-``_nanops.nanvar``) and a helper ``_moments.skew(a, axis, dtype, out,
-keepdims, where, bias)`` built like :func:`~nanops._moments.var` (it
-plans dtypes with ``_real_dtypes``/``_inexact_plan``, masks and casts with
-``_masked_cast``, calls the primitive and warns on its flag)::
+``SIGNATURES`` of ``tests/python/test_registry.py``.  A real statistic of
+the moments family backed by a compiled primitive shaped like
+``_nanops.nanvar`` (``prim(a, axes, *params) -> (result, flag)``) needs no
+helper: :func:`~nanops._moments.moment` is its general path, the parameters
+after ``where`` passed on to the primitive.  For instance ``nanskew``, over
+``_nanops.nanskew(a, axes, bias)``::
 
     Row(
         name="nanskew",
@@ -50,8 +53,8 @@ plans dtypes with ``_real_dtypes``/``_inexact_plan``, masks and casts with
             "a, axis=None, dtype=None, out=None, keepdims=NoValue, *, "
             "where=NoValue, bias=True"
         ),
-        general=General(_moments.skew),
-        fallback=_moments.skew_fallback,  # NumPy has no nanskew
+        general=General(_moments.moment, _nanops.nanskew),
+        fallback=UNSUPPORTED,  # NumPy has no nanskew
         doc=\"\"\"...\"\"\",
     ),
 
@@ -63,11 +66,12 @@ bias)`` answering ``(result, flag)``, the row gains::
             "a, axis, bias",
             at_defaults=("dtype", "out", "keepdims", "where"),
             when="type(bias) is bool",
-            flag=Warn(MSG_..., ...),
+            flag=Warn(MSG_DOF),
         ),
 
-``nankurt`` is the same with ``bias=True, fisher=True``.  A function NumPy
-lacks needs a ``fallback`` (``nancount``'s is :func:`nanops._sums.count_fallback`).
+A function NumPy lacks needs ``fallback=UNSUPPORTED`` or a fallback of its
+own (``nancount``'s is :func:`nanops._sums.count_fallback`, the count done
+with NumPy operations).
 """
 
 from __future__ import annotations
