@@ -18,6 +18,8 @@ __all__ = [
     "nanmean",
     "nanvar",
     "nanstd",
+    "nanskew",
+    "nankurt",
     "nanmin",
     "nanmax",
     "nanargmin",
@@ -232,6 +234,78 @@ def nanstd(
     where: _Where = ...,
     mean: npt.ArrayLike | _NoValueType = ...,
     correction: float | _NoValueType = ...,
+) -> _ArrayT: ...
+
+# --- skewness / kurtosis (nanops only) ---------------------------------------
+
+@overload
+def nanskew(
+    a: npt.ArrayLike,
+    axis: _Axis = None,
+    dtype: npt.DTypeLike | None = None,
+    out: None = None,
+    keepdims: _KeepDims = ...,
+    *,
+    where: _Where = ...,
+    bias: bool = True,
+) -> Any: ...
+@overload
+def nanskew(
+    a: npt.ArrayLike,
+    axis: _Axis,
+    dtype: npt.DTypeLike | None,
+    out: _ArrayT,
+    keepdims: _KeepDims = ...,
+    *,
+    where: _Where = ...,
+    bias: bool = True,
+) -> _ArrayT: ...
+@overload
+def nanskew(
+    a: npt.ArrayLike,
+    axis: _Axis = None,
+    dtype: npt.DTypeLike | None = None,
+    *,
+    out: _ArrayT,
+    keepdims: _KeepDims = ...,
+    where: _Where = ...,
+    bias: bool = True,
+) -> _ArrayT: ...
+@overload
+def nankurt(
+    a: npt.ArrayLike,
+    axis: _Axis = None,
+    dtype: npt.DTypeLike | None = None,
+    out: None = None,
+    keepdims: _KeepDims = ...,
+    *,
+    where: _Where = ...,
+    bias: bool = True,
+    fisher: bool = True,
+) -> Any: ...
+@overload
+def nankurt(
+    a: npt.ArrayLike,
+    axis: _Axis,
+    dtype: npt.DTypeLike | None,
+    out: _ArrayT,
+    keepdims: _KeepDims = ...,
+    *,
+    where: _Where = ...,
+    bias: bool = True,
+    fisher: bool = True,
+) -> _ArrayT: ...
+@overload
+def nankurt(
+    a: npt.ArrayLike,
+    axis: _Axis = None,
+    dtype: npt.DTypeLike | None = None,
+    *,
+    out: _ArrayT,
+    keepdims: _KeepDims = ...,
+    where: _Where = ...,
+    bias: bool = True,
+    fisher: bool = True,
 ) -> _ArrayT: ...
 
 # --- min / max / argmin / argmax -------------------------------------------

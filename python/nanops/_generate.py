@@ -39,10 +39,11 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 import numpy as np
+from numpy.lib.array_utils import normalize_axis_tuple
 
 from ._args import Delegate, NoValue, warn
 
-__all__ = ["Row", "Fast", "General", "Warn", "GENERAL_PATH", "build"]
+__all__ = ["Row", "Fast", "General", "Warn", "GENERAL_PATH", "UNSUPPORTED", "build"]
 
 
 @dataclass(frozen=True)
@@ -61,6 +62,18 @@ class _GeneralPath:
 
 #: The fast entry's flag hands the call to the general path (which warns).
 GENERAL_PATH: Final = _GeneralPath()
+
+
+class _Unsupported:
+    def __repr__(self) -> str:
+        return "UNSUPPORTED"
+
+
+#: The ``fallback`` of a row NumPy has no function for: what the general path
+#: delegates is refused with NumPy's error for an invalid ``axis``
+#: (``AxisError``) and otherwise a ``TypeError`` naming the function and the
+#: arguments (see :func:`_unsupported`).
+UNSUPPORTED: Final = _Unsupported()
 
 
 @dataclass(frozen=True)
@@ -107,7 +120,9 @@ class Row:
     name ``NoValue``, NumPy's ``np._NoValue``); ``doc`` is the docstring
     (any indentation); ``fallback`` is called, with the required parameters
     positionally and the others by keyword, when the general path raises
-    ``Delegate`` (None: NumPy's function of the same name).
+    ``Delegate`` (None: NumPy's function of the same name, which must exist;
+    :data:`UNSUPPORTED`: refuse the call with a clear error, for a function
+    NumPy lacks).
     """
 
     name: str
@@ -115,7 +130,7 @@ class Row:
     doc: str
     general: General
     fast: Fast | None = None
-    fallback: Callable[..., Any] | None = None
+    fallback: Callable[..., Any] | _Unsupported | None = None
 
 
 #: NumPy's private modules holding the functions nanops stands in for.
@@ -139,6 +154,61 @@ def _numpy_original(name: str, ours: str = "nanops") -> Callable[..., Any]:
             if impl is not None:
                 return impl  # type: ignore[no-any-return]
     return fn
+
+
+def _describe(value: object) -> str:
+    """A short description of an argument for an error message."""
+    if isinstance(value, np.ndarray):
+        kind = "ndarray" if type(value) is np.ndarray else type(value).__qualname__
+        return f"{kind} of dtype {value.dtype} and shape {value.shape}"
+    text = repr(value)
+    return text if len(text) <= 40 else f"{type(value).__qualname__} object"
+
+
+def _unsupported(name: str, params: Mapping[str, inspect.Parameter]) -> Callable[..., Any]:
+    """The fallback of a row whose ``fallback`` is :data:`UNSUPPORTED`.
+
+    It is called with the caller's arguments when the general path delegates
+    (an input the compiled primitives do not take: an ndarray subclass or
+    duck array, an object/datetime/long double dtype; or an argument they do
+    not cover: a non-float ``dtype``/``out``, a ``where`` that is not a
+    boolean mask of the input's shape, a ``keepdims`` that is not a bool, an
+    ``out`` of the wrong shape).  There is no NumPy function to hand the
+    call to, and converting a subclass with ``np.asarray`` could silently
+    drop what it means (a masked array's mask), so it raises: an invalid
+    ``axis`` gets NumPy's own error (``AxisError``, as NumPy's reductions),
+    anything else a ``TypeError`` naming the function and the arguments
+    that differ from their defaults.
+    """
+    names = list(params)
+
+    def fallback(*args: Any, **kwargs: Any) -> Any:
+        bound = {**dict(zip(names, args)), **kwargs}
+        a: Any = bound.get(names[0])
+        axis = bound.get("axis")
+        if axis is not None:
+            try:
+                ndim = np.ndim(a)
+            except Exception:
+                ndim = None
+            if ndim is not None:
+                normalize_axis_tuple(axis, max(ndim, 1))  # AxisError, TypeError
+        given = [
+            f"{p}={_describe(v)}"
+            for p, v in bound.items()
+            if p != names[0] and v is not params[p].default
+        ]
+        what = ", ".join([f"{names[0]}: {_describe(a)}", *given])
+        hint = ""
+        if type(a) is not np.ndarray and hasattr(type(a), "__array_function__"):
+            hint = "; convert the input with np.asarray first if that keeps its meaning"
+        raise TypeError(
+            f"nanops.{name} does not support this call ({what}), and NumPy has "
+            f"no {name} to hand it to (see help(nanops.{name})){hint}"
+        )
+
+    fallback.__qualname__ = fallback.__name__ = f"{name}_unsupported"
+    return fallback
 
 
 def _parameters(signature: str) -> Mapping[str, inspect.Parameter]:
@@ -241,7 +311,10 @@ def _docstring(doc: str) -> str:
 def build(row: Row, module: str) -> Callable[..., Any]:
     """The public function of ``row``, with ``__module__`` ``module``."""
     params = _parameters(row.signature)
-    fallback = row.fallback or _numpy_original(row.name, module)
+    if isinstance(row.fallback, _Unsupported):
+        fallback = _unsupported(row.name, params)
+    else:
+        fallback = row.fallback or _numpy_original(row.name, module)
     ns: dict[str, Any] = {
         "__name__": module,
         "NoValue": NoValue,

@@ -1,15 +1,24 @@
-"""General paths of the moments: mean, var and std.
+"""General paths of the moments: mean, var and std, and any further real moment.
 
 Each helper takes the registry row's constants, then the public function's
 parameters in signature order (see :mod:`nanops._registry`), and raises
-:class:`~nanops._args.Delegate` for what it hands to NumPy.  A further
-moment backed by a primitive shaped like ``_nanops.nanvar`` (a real result
-and a flag) builds on :func:`_real_dtypes` and :func:`_masked_cast` as
-:func:`var` does.
+:class:`~nanops._args.Delegate` for what it hands to the row's fallback.
+
+:func:`moment` is the general path of every real statistic of the family
+computed by a primitive shaped like ``_nanops.nanvar``:
+``prim(x, axes, *params) -> (result, flag)``, a real result (float64 for
+integers and bool, float16/float32/float64 kept) and whether some slice was
+degenerate.  A new statistic is then a registry row,
+``General(_moments.moment, _nanops.nanskew)``, whose signature ends in
+``where`` and the primitive's own parameters.  :func:`moment` and
+:func:`var` share :class:`_RealPlan` (dtype planning with
+:func:`_real_dtypes`/:func:`_inexact_plan`, axes, ``keepdims``, ``out``,
+``where`` masking with :func:`_masked_cast`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -38,7 +47,7 @@ from ._args import (
     with_dtype,
 )
 
-__all__ = ["mean", "var"]
+__all__ = ["mean", "var", "moment"]
 
 _REAL_OF: dict[str, np.dtype[Any]] = {
     "e": np.dtype("e"),
@@ -220,6 +229,54 @@ def _var_with_mean(
     return var, any_bad
 
 
+class _RealPlan:
+    """How a real statistic of the moments family runs on one input.
+
+    Built in the order NumPy checks a ``var`` call: the input (from
+    :func:`~nanops._args.kernel_input`) and the dtypes (:func:`_real_dtypes`) first, then, after the statistic's own arguments,
+    the axes, ``keepdims`` and ``out`` (:meth:`reduce_over`); :meth:`input`
+    plans the cast (:func:`_inexact_plan`) and masks ``where``,
+    :meth:`finish` shapes the primitive's result.  Every step raises
+    :class:`~nanops._args.Delegate` where :func:`var` hands the call on.
+    """
+
+    __slots__ = ("x", "inexact", "natural", "comp", "axes", "kd", "kshape", "post")
+
+    def __init__(self, x: np.ndarray, dtype: Any, out: Any) -> None:
+        self.x = x
+        self.inexact = x.dtype.kind in "fc"
+        self.natural, self.comp = _real_dtypes(x, dtype, out)
+
+    def reduce_over(self, axis: Any, keepdims: Any, out: Any) -> None:
+        """The axes, ``keepdims`` and ``out`` (checked against the result's shape)."""
+        x = self.x
+        self.axes = ufunc_axes(axis, x.ndim)
+        self.kd = keepdims_flag(keepdims)
+        self.kshape = kept_shape(x.shape, self.axes) if self.kd else None
+        if out is not None:
+            check_out(out, out_shape(x.shape, self.axes, self.kd))
+
+    def input(self, where: Any, mask_integers: bool = False) -> np.ndarray:
+        """The primitive's input: ``x`` cast as planned, NaN where ``where``
+        is False.  Integers and bool hold no NaN to mask with: they go to
+        the fallback, or with ``mask_integers`` are cast to float64 first
+        (the type their statistic is computed in anyway)."""
+        x = self.x
+        cast, self.post = _inexact_plan(x.dtype, self.natural, self.comp, real=True)
+        if mask_integers and not self.inexact and where is not NoValue and where is not True:
+            x = x.astype(F64)  # `cast` is None: integers compute in float64
+        return _masked_cast(x, where, cast)
+
+    def typed(self, res: np.ndarray) -> np.ndarray:
+        """The primitive's result in the planned result dtype."""
+        return with_dtype(res, self.post)
+
+    def finish(self, res: np.ndarray, out: Any) -> Any:
+        """A typed result shaped as a ufunc reduction's (``keepdims``,
+        ``out``, a scalar for 0-d)."""
+        return finish_ufunc(res, out, self.kd, self.kshape)
+
+
 def var(
     std: bool,
     a: Any,
@@ -234,36 +291,73 @@ def var(
 ) -> Any:
     """``nanvar`` (``std=False``) or ``nanstd`` (``std=True``)."""
     x = kernel_input(as_ndarray(a))
-    inexact = x.dtype.kind in "fc"
-    natural, comp = _real_dtypes(x, dtype, out)
+    plan = _RealPlan(x, dtype, out)
     # NumPy checks ddof/correction before looking at the axes
     if correction is not NoValue:
         if ddof != 0:
             raise ValueError("ddof and correction can't be provided simultaneously.")
         ddof = correction
     dd = _ddof_value(ddof)
-    axes = ufunc_axes(axis, x.ndim)
-    kd = keepdims_flag(keepdims)
-    kshape = kept_shape(x.shape, axes) if kd else None
-    if out is not None:
-        check_out(out, out_shape(x.shape, axes, kd))
-    if not inexact:
+    plan.reduce_over(axis, keepdims, out)
+    if not plan.inexact:
         if mean is not NoValue or (x.ndim == 0 and axis is not None):
             raise Delegate  # np.var: AxisError for 0-d with an axis
         if where is not NoValue and where is not True:
             raise Delegate  # integers cannot hold the NaN that masks
         n = 1
-        for ax in axes:
+        for ax in plan.axes:
             n *= x.shape[ax]
         if n - dd <= 0:
             raise Delegate  # np.var divides by max(n - ddof, 0): inf, own warnings
-    cast, post = _inexact_plan(x.dtype, natural, comp, real=True)
-    x = _masked_cast(x, where, cast)
+    x = plan.input(where)
     if mean is NoValue:
-        res, bad = _nanops.nanvar(x, axes, dd, std)
+        res, bad = _nanops.nanvar(x, plan.axes, dd, std)
     else:
-        res, bad = _var_with_mean(x, axes, mean, dd, std, _REAL_OF[x.dtype.char])
-    res = with_dtype(res, post)
+        res, bad = _var_with_mean(x, plan.axes, mean, dd, std, _REAL_OF[x.dtype.char])
+    res = plan.typed(res)
     if bad and dd == dd:  # NumPy: a NaN ddof gives NaN, without the warning
         warn(MSG_DOF, 3)
-    return finish_ufunc(res, out, kd, kshape)
+    return plan.finish(res, out)
+
+
+# --- further real moments (skewness, kurtosis, ...) --------------------------
+
+
+def moment(
+    prim: Callable[..., tuple[np.ndarray, bool]],
+    a: Any,
+    axis: Any,
+    dtype: Any,
+    out: Any,
+    keepdims: Any,
+    where: Any,
+    *params: Any,
+) -> Any:
+    """The general path of a real statistic of the moments family that NumPy
+    lacks: ``prim(x, axes, *params) -> (result, flag)`` (the shape of
+    ``_nanops.nanvar``), ``params`` the public function's parameters after
+    ``where``, passed on as given.
+
+    ``axis``, ``dtype``, ``out``, ``keepdims`` and ``where`` work as for
+    :func:`var` (same dtype planning, same calls handed to the fallback),
+    except that integer and bool input with a ``where`` mask is cast to
+    float64 and masked (there is no NumPy function to hand it to).  Complex
+    input raises ``TypeError``: these statistics are defined for real
+    values only.  A set flag warns ``RuntimeWarning: Degrees of freedom <= 0
+    for slice.``
+    """
+    x = kernel_input(as_ndarray(a))
+    if x.dtype.kind == "c":
+        name = getattr(prim, "__name__", "this statistic")
+        raise TypeError(
+            f"{name} is defined for real input only, not {x.dtype} "
+            "(take the real part or the magnitude first)"
+        )
+    plan = _RealPlan(x, dtype, out)
+    plan.reduce_over(axis, keepdims, out)
+    x = plan.input(where, mask_integers=True)
+    res, flag = prim(x, plan.axes, *params)
+    res = plan.typed(res)
+    if flag:
+        warn(MSG_DOF, 3)
+    return plan.finish(res, out)

@@ -30,6 +30,8 @@ __all__ = [
     "nancount",
     "nanmean",
     "nanvar",
+    "nanskew",
+    "nankurt",
     "nanmin",
     "nanmax",
     "nanargmin",
@@ -77,6 +79,22 @@ def nanvar(
     gives NaN and sets the returned flag. Result dtype is real: complex64 ->
     float32, complex128 -> float64, bool/ints -> float64, floats keep theirs.
     """
+
+def nanskew(a: np.ndarray, axes: tuple[int, ...], bias: bool) -> tuple[np.ndarray, bool]:
+    """Skewness of non-NaN values, as ``scipy.stats.skew(..., nan_policy="omit")``,
+    and whether any slice had fewer than two values.
+
+    Real input only (``TypeError`` for complex); result dtype as ``nanvar``'s.
+    NaN where ``m2 <= (eps * mean)**2`` (``eps`` of the result dtype; scipy's
+    rule) and for slices of fewer than two values.
+    """
+
+def nankurt(
+    a: np.ndarray, axes: tuple[int, ...], bias: bool, fisher: bool
+) -> tuple[np.ndarray, bool]:
+    """Kurtosis of non-NaN values, as ``scipy.stats.kurtosis(..., nan_policy="omit")``
+    (``fisher``: minus 3), and whether any slice had fewer than two values. As
+    ``nanskew`` otherwise."""
 
 def nanmin(a: np.ndarray, axes: tuple[int, ...]) -> tuple[np.ndarray, bool]:
     """Minimum ignoring NaN, and whether any slice was all-NaN (result NaN there).

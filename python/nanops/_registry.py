@@ -28,6 +28,9 @@ call path):
 ``fallback`` (optional)
     Called with the caller's arguments when the general path delegates;
     by default NumPy's own function of the same name (captured at import).
+    A function NumPy lacks names :data:`~nanops._generate.UNSUPPORTED`
+    (NumPy's ``AxisError`` for a bad ``axis``, otherwise a ``TypeError``
+    naming the function and the arguments) or a hand-written fallback.
 ``doc``
     The docstring (indentation is normalised), with a doctest example.
 
@@ -37,12 +40,12 @@ Add its row here, at the place it should take in ``__all__``, and its
 general-path helper if no existing one fits; then its stubs in
 ``__init__.pyi`` (``tests/python/test_stubs.py`` checks them against the
 generated function with ``mypy.stubtest``) and its signature in
-``SIGNATURES`` of ``tests/python/test_registry.py``.  For instance a ``nanskew`` backed by a compiled
-``_nanops.nanskew(a, axes, bias) -> (result, flag)`` (the shape of
-``_nanops.nanvar``) and a helper ``_moments.skew(a, axis, dtype, out,
-keepdims, where, bias)`` built like :func:`~nanops._moments.var` (it
-plans dtypes with ``_real_dtypes``/``_inexact_plan``, masks and casts with
-``_masked_cast``, calls the primitive and warns on its flag)::
+``SIGNATURES`` of ``tests/python/test_registry.py``.  A real statistic of
+the moments family backed by a compiled primitive shaped like
+``_nanops.nanvar`` (``prim(a, axes, *params) -> (result, flag)``) needs no
+helper: :func:`~nanops._moments.moment` is its general path, the parameters
+after ``where`` passed on to the primitive.  For instance ``nanskew``, over
+``_nanops.nanskew(a, axes, bias)``::
 
     Row(
         name="nanskew",
@@ -50,8 +53,8 @@ plans dtypes with ``_real_dtypes``/``_inexact_plan``, masks and casts with
             "a, axis=None, dtype=None, out=None, keepdims=NoValue, *, "
             "where=NoValue, bias=True"
         ),
-        general=General(_moments.skew),
-        fallback=_moments.skew_fallback,  # NumPy has no nanskew
+        general=General(_moments.moment, _nanops.nanskew),
+        fallback=UNSUPPORTED,  # NumPy has no nanskew
         doc=\"\"\"...\"\"\",
     ),
 
@@ -63,11 +66,12 @@ bias)`` answering ``(result, flag)``, the row gains::
             "a, axis, bias",
             at_defaults=("dtype", "out", "keepdims", "where"),
             when="type(bias) is bool",
-            flag=Warn(MSG_..., ...),
+            flag=Warn(MSG_DOF),
         ),
 
-``nankurt`` is the same with ``bias=True, fisher=True``.  A function NumPy
-lacks needs a ``fallback`` (``nancount``'s is :func:`nanops._sums.count_fallback`).
+A function NumPy lacks needs ``fallback=UNSUPPORTED`` or a fallback of its
+own (``nancount``'s is :func:`nanops._sums.count_fallback`, the count done
+with NumPy operations).
 """
 
 from __future__ import annotations
@@ -79,7 +83,7 @@ import numpy as np
 
 from . import _extrema, _moments, _nanops, _order, _sums
 from ._args import MSG_ALL_NAN, MSG_DOF, MSG_EMPTY_MEAN
-from ._generate import GENERAL_PATH, Fast, General, Row, Warn, build
+from ._generate import GENERAL_PATH, UNSUPPORTED, Fast, General, Row, Warn, build
 
 __all__ = ["ROWS", "FUNCTIONS"]
 
@@ -226,6 +230,72 @@ ROWS: Final[tuple[Row, ...]] = (
         >>> import numpy as np, nanops
         >>> nanops.nanstd(np.array([[1.0, np.nan], [3.0, 4.0]]), axis=1)
         array([0. , 0.5])
+        """,
+    ),
+    # --- skewness / kurtosis (not in NumPy) -----------------------------------
+    Row(
+        name="nanskew",
+        signature=(
+            "a, axis=None, dtype=None, out=None, keepdims=NoValue, *, "
+            "where=NoValue, bias=True"
+        ),
+        general=General(_moments.moment, _nanops.nanskew),
+        fallback=UNSUPPORTED,
+        doc="""
+        Sample skewness over the given axes, ignoring NaN (not in NumPy).
+
+        The values of ``scipy.stats.skew(a, axis, bias=bias, nan_policy="omit")``:
+        the Fisher-Pearson coefficient ``g1 = m3 / m2**1.5`` of the biased central
+        moments ``m_k = sum((x - mean)**k) / n`` over the ``n`` non-NaN values, or
+        with ``bias=False`` the adjusted ``G1 = g1 * sqrt(n*(n-1)) / (n-2)`` (for
+        ``n > 2``; scipy keeps ``g1`` below).  ``axis``, ``dtype``, ``out``,
+        ``keepdims`` and ``where`` as :func:`nanvar` (``axis=None`` reduces
+        everything, as NumPy); the result dtype is :func:`nanvar`'s (float64 for
+        integers and bool; float16 and float32 kept, computed in float32 and
+        float64).  One pass, accurate at any offset (``1e8 + x`` loses no digits).
+
+        NaN where ``m2 <= (eps * mean)**2``, ``eps`` the machine epsilon of the
+        result dtype: scipy's rule for slices whose values are all equal or too
+        close to equal; and for slices of fewer than two values, with
+        ``RuntimeWarning: Degrees of freedom <= 0 for slice.``  Complex input
+        raises ``TypeError`` (scipy's complex skewness has no meaning), and so do
+        inputs the compiled path does not take (subclasses such as masked arrays,
+        object dtype; convert them first): NumPy has no such function to hand
+        them to.  ``bias`` must be a bool.
+
+        Examples
+        --------
+        >>> import numpy as np, nanops
+        >>> nanops.nanskew(np.array([[2.0, 8, 0, 4, 1, 9, 9, 0], [1, 2, 3, np.nan, 4, 5, 6, 7]]), axis=1)
+        array([0.26505541, 0.        ])
+        """,
+    ),
+    Row(
+        name="nankurt",
+        signature=(
+            "a, axis=None, dtype=None, out=None, keepdims=NoValue, *, "
+            "where=NoValue, bias=True, fisher=True"
+        ),
+        general=General(_moments.moment, _nanops.nankurt),
+        fallback=UNSUPPORTED,
+        doc="""
+        Sample kurtosis over the given axes, ignoring NaN (not in NumPy).
+
+        The values of ``scipy.stats.kurtosis(a, axis, fisher=fisher, bias=bias,
+        nan_policy="omit")``: ``g2 = m4 / m2**2`` (moments as in :func:`nanskew`),
+        or with ``bias=False`` the k-statistic estimate
+        ``G2 = ((n+1)*g2 - 3*(n-1)) * (n-1) / ((n-2)*(n-3)) + 3`` (for ``n > 3``;
+        scipy keeps ``g2`` below); ``fisher=True`` subtracts 3 (excess kurtosis,
+        0 for a normal distribution).  Arguments (``bias`` and ``fisher`` bools),
+        result dtype, NaN, warnings and errors as :func:`nanskew`.
+
+        Examples
+        --------
+        >>> import numpy as np, nanops
+        >>> nanops.nankurt(np.array([1.0, 2.0, np.nan, 3.0, 6.0]))
+        np.float64(-1.0)
+        >>> nanops.nankurt(np.array([1.0, 2.0, np.nan, 3.0, 6.0]), fisher=False)
+        np.float64(2.0)
         """,
     ),
     # --- min / max / argmin / argmax -----------------------------------------

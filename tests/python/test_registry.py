@@ -33,6 +33,8 @@ SIGNATURES = {
     "nanmean": "(a, axis=None, dtype=None, out=None, keepdims=<no value>, *, where=<no value>)",
     "nanvar": "(a, axis=None, dtype=None, out=None, ddof=0, keepdims=<no value>, *, where=<no value>, mean=<no value>, correction=<no value>)",
     "nanstd": "(a, axis=None, dtype=None, out=None, ddof=0, keepdims=<no value>, *, where=<no value>, mean=<no value>, correction=<no value>)",
+    "nanskew": "(a, axis=None, dtype=None, out=None, keepdims=<no value>, *, where=<no value>, bias=True)",
+    "nankurt": "(a, axis=None, dtype=None, out=None, keepdims=<no value>, *, where=<no value>, bias=True, fisher=True)",
     "nanmin": "(a, axis=None, out=None, keepdims=<no value>, initial=<no value>, where=<no value>)",
     "nanmax": "(a, axis=None, out=None, keepdims=<no value>, initial=<no value>, where=<no value>)",
     "nanargmin": "(a, axis=None, out=None, *, keepdims=<no value>)",

@@ -13,8 +13,8 @@ use crate::array::with_array;
 use crate::compute::{flagged, indices, to_py, values, Flagged, Out};
 use crate::errors::guard;
 use nanops::stats::{
-    Median, NanArgMax, NanArgMin, NanCount, NanMax, NanMean, NanMin, NanProd, NanStd, NanSum,
-    NanVar,
+    Median, NanArgMax, NanArgMin, NanCount, NanKurt, NanMax, NanMean, NanMin, NanProd, NanSkew,
+    NanStd, NanSum, NanVar,
 };
 use nanops::{Axes, Ddof, NanPolicy};
 use numpy::{PyUntypedArray, PyUntypedArrayMethods};
@@ -68,6 +68,12 @@ primitives! {
     } else {
         flagged(a.py(), &v, Axes::from(axes), NanVar(Ddof(ddof)), false)
     };
+    /// Skewness of non-NaN values (scipy's `skew`), and whether a slice had fewer than two.
+    fn nanskew(a, axes: Vec<usize>, bias: bool) -> Flagged [real] |v|
+        flagged(a.py(), &v, Axes::from(axes), NanSkew { bias }, false);
+    /// Kurtosis of non-NaN values (scipy's `kurtosis`), and whether a slice had fewer than two.
+    fn nankurt(a, axes: Vec<usize>, bias: bool, fisher: bool) -> Flagged [real] |v|
+        flagged(a.py(), &v, Axes::from(axes), NanKurt { bias, fisher }, false);
     /// Minimum ignoring NaN, and whether a slice was all-NaN.
     fn nanmin(a, axes: Vec<usize>) -> Flagged [all] |v| flagged(a.py(), &v, Axes::from(axes), NanMin, false);
     /// Maximum ignoring NaN, and whether a slice was all-NaN.

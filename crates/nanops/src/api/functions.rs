@@ -27,7 +27,9 @@ use super::statistic::report;
 use crate::element::{Element, QuantileElement};
 use crate::error::{ensure_memory, Result};
 use crate::options::{Axes, Ddof, NanPolicy, QuantileMethod, QuantileOptions};
-use crate::reduce::{NanCount, NanMax, NanMean, NanMin, NanProd, NanStd, NanSum, NanVar};
+use crate::reduce::{
+    NanCount, NanKurt, NanMax, NanMean, NanMin, NanProd, NanSkew, NanStd, NanSum, NanVar,
+};
 use crate::scan::{scan, scan_flat, CumProd, CumSum, Scanner};
 use crate::statistic::into_dim;
 use crate::statistic::Statistic;
@@ -461,6 +463,68 @@ nan_functions! {
     /// # Ok::<(), nanops::Error>(())
     /// ```
     reduce fn nanstd, nanstd_axis(ddof: impl Into<Ddof>) -> E::Var where E: Element = NanStd(ddof.into());
+
+    /// Sample skewness of the non-NaN values over `axes`, as
+    /// `scipy.stats.skew(x, bias=bias, nan_policy="omit")`.
+    ///
+    /// ```text
+    /// mₖ = Σ (xᵢ − mean)ᵏ / n                     over the n non-NaN xᵢ
+    /// g1 = m3 / m2^1.5                            bias = true
+    /// G1 = g1 · √(n(n − 1)) / (n − 2)             bias = false, n > 2 (n ≤ 2: g1, as scipy)
+    /// ```
+    /// NaN where `m2 ≤ (ε·mean)²`, `ε` the machine epsilon of the result
+    /// type (scipy's rule: all values equal, or too close to equal for a
+    /// meaningful skewness), and for slices of fewer than two values, which
+    /// [`report`](crate::report) counts as degenerate. Real types only
+    /// (scipy's complex results are meaningless); the result type is
+    /// `nanvar`'s (`f64` for integers and `bool`, computed in `f32` for `f16`
+    /// and in `f64` for `f32`). Computed in one pass over memory: blocks
+    /// summed about a center near their mean, merged with Pébay's formulas
+    /// ([`crate::states::HigherMoments`]), so an offset costs no digits.
+    ///
+    /// # Errors
+    /// Axis errors.
+    ///
+    /// ```
+    /// use ndarray::{array, Axis};
+    /// let a = array![[2.0, 8.0, 0.0, 4.0, 1.0, 9.0, 9.0, 0.0], [1.0, 2.0, 3.0, f64::NAN, 4.0, 5.0, 6.0, 7.0]];
+    /// let g = nanops::nanskew_axis(&a, Axis(1), true)?;
+    /// assert!((g[0] - 0.2650554122698573).abs() < 1e-15);
+    /// assert_eq!(g[1], 0.0);
+    /// let big = nanops::nanskew(&a.mapv(|x| x + 1e8), 1, false)?; // an offset costs nothing
+    /// assert!((big[0] - 0.2650554122698573 * (8.0f64 * 7.0).sqrt() / 6.0).abs() < 1e-14);
+    /// assert!(nanops::nanskew(&array![3.0, 3.0, f64::NAN], 0, true)?[[]].is_nan());
+    /// # Ok::<(), nanops::Error>(())
+    /// ```
+    reduce fn nanskew, nanskew_axis(bias: bool) -> E::Var where E: QuantileElement = NanSkew { bias };
+
+    /// Sample kurtosis of the non-NaN values over `axes`, as
+    /// `scipy.stats.kurtosis(x, fisher=fisher, bias=bias, nan_policy="omit")`.
+    ///
+    /// ```text
+    /// g2 = m4 / m2²                                                 bias = true
+    /// G2 = ((n + 1)·g2 − 3(n − 1))·(n − 1) / ((n − 2)(n − 3)) + 3   bias = false, n > 3 (n ≤ 3: g2)
+    /// result = g2 − 3 (G2 − 3)       fisher = true: excess kurtosis, 0 for a normal distribution
+    ///        = g2 (G2)               fisher = false: Pearson's kurtosis
+    /// ```
+    /// with `mₖ` as in [`nanskew`]; NaN, result types and computation as
+    /// [`nanskew`].
+    ///
+    /// # Errors
+    /// Axis errors.
+    ///
+    /// ```
+    /// use ndarray::array;
+    /// let a = array![1.0, 2.0, f64::NAN, 3.0, 6.0];
+    /// assert_eq!(nanops::nankurt(&a, 0, true, true)?[[]], -1.0);
+    /// assert_eq!(nanops::nankurt(&a, 0, true, false)?[[]], 2.0);
+    /// assert_eq!(nanops::nankurt(&a, 0, false, true)?[[]], 1.5);
+    /// let b = array![1.0_f32, 2.0, 4.0, 8.0, f32::NAN];
+    /// let g = nanops::nankurt(&b, 0, false, true)?[[]]; // f32 in, f32 out
+    /// assert!((g - 0.757_656).abs() < 1e-6);
+    /// # Ok::<(), nanops::Error>(())
+    /// ```
+    reduce fn nankurt, nankurt_axis(bias: bool, fisher: bool) -> E::Var where E: QuantileElement = NanKurt { bias, fisher };
 
     /// Minimum of the non-NaN values over `axes`; NaN for an all-NaN slice.
     ///

@@ -1,4 +1,5 @@
-//! Count, mean and sum of squared deviations, merged with Chan's formula.
+//! Count, mean and sum of squared deviations, merged with Chan's formula;
+//! with the third and fourth central sums too, merged with Pébay's.
 
 use super::state::{Invertible, State};
 use super::sum::Sum;
@@ -237,5 +238,301 @@ impl<F: FloatAcc> Invertible<F> for Moments<F> {
         let m2 = self.m2 - d.dot_re(y - self.shift);
         // a rounding below zero (the values left are all equal) becomes 0
         self.m2 = if m2 < zero { zero } else { m2 };
+    }
+}
+
+/// Count, mean and the central sums `Mₖ = Σ(x − mean)ᵏ`, `k = 2, 3, 4`, of
+/// real values (`F` is `f32` or `f64`): what skewness and kurtosis are made
+/// of.
+///
+/// The mean is held as `pivot + shift` and `M2`, `M3`, `M4` as compensated
+/// pairs, as in [`Moments`]. Two partial states `a`, `b` merge with Pébay's
+/// pairwise update (Pébay 2008, "Formulas for robust, one-pass parallel
+/// computation of covariances and arbitrary-order statistical moments",
+/// eq. 2.1–2.4; its `M2` line is Chan's), δ taken from the pivots and shifts
+/// so that it is not rounded at the magnitude of the mean:
+///
+/// ```text
+/// n  = nₐ + n_b,   δ = mean_b − meanₐ,   wₐ = nₐ/n,   w_b = n_b/n
+/// M2 = M2ₐ + M2_b + δ²·nₐ·w_b
+/// M3 = M3ₐ + M3_b + δ³·nₐ·w_b·(wₐ − w_b) + 3δ·(wₐ·M2_b − w_b·M2ₐ)
+/// M4 = M4ₐ + M4_b + δ⁴·nₐ·w_b·(wₐ² − wₐ·w_b + w_b²)
+///                 + 6δ²·(wₐ²·M2_b + w_b²·M2ₐ) + 4δ·(wₐ·M3_b − w_b·M3ₐ)
+/// ```
+///
+/// A block of values enters as its power sums about a center near them
+/// ([`HigherMoments::from_power_sums`]), so a large offset costs no digits.
+///
+/// ```
+/// use nanops::states::{HigherMoments, State};
+/// let mut a = HigherMoments::<f64>::from_slice(&[1e8 + 1.0, 1e8 + 2.0]);
+/// a.merge(&HigherMoments::from_slice(&[1e8 + 6.0]));
+/// assert_eq!((a.count(), a.mean(), a.m2(), a.m3(), a.m4()), (3, 1e8 + 3.0, 14.0, 18.0, 98.0));
+/// assert_eq!(a.skewness(true), (18.0 / 3.0) / (14.0f64 / 3.0).powf(1.5));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct HigherMoments<F> {
+    n: u64,
+    /// A value near the data; the mean is `pivot + shift`. Zero when empty.
+    pivot: F,
+    /// The mean of `x − pivot`.
+    shift: F,
+    /// `[M2, M3, M4]`, each the sum of its pair with `lo`.
+    m: [F; 3],
+    lo: [F; 3],
+}
+
+impl<F: Float> Default for HigherMoments<F> {
+    fn default() -> Self {
+        let zero = <F as Zero>::zero();
+        HigherMoments {
+            n: 0,
+            pivot: zero,
+            shift: zero,
+            m: [zero; 3],
+            lo: [zero; 3],
+        }
+    }
+}
+
+/// `x` in `F` (a count, a small constant).
+#[inline(always)]
+fn real<F: Float>(x: impl num_traits::ToPrimitive) -> F {
+    F::from(x).unwrap_or_else(F::nan)
+}
+
+impl<F: Float + Accumulator> HigherMoments<F> {
+    /// The state of `n` values from their power sums about `center` (any
+    /// value near them, usually their rounded mean): `s = [Σd, Σd², Σd³,
+    /// Σd⁴]` with `d = x − center`. With `δ = Σd/n` (the mean is
+    /// `center + δ`) the central sums are
+    ///
+    /// ```text
+    /// M2 = Σd² − δ·Σd
+    /// M3 = Σd³ − δ·(3Σd² − 2δ·Σd)
+    /// M4 = Σd⁴ − δ·(4Σd³ − δ·(6Σd² − 3δ·Σd))
+    /// ```
+    ///
+    /// (the binomial expansions of `Σ(d − δ)ᵏ`; `M2` is the corrected
+    /// two-pass formula of [`Moments`]), exact but for the rounding of the
+    /// sums as long as `δ` is small beside the spread: the kernels check
+    /// that and otherwise sum again about the block's own mean.
+    ///
+    /// ```
+    /// use nanops::states::HigherMoments;
+    /// // 1, 2, 6 about the center 2: d = −1, 0, 4
+    /// let m = HigherMoments::<f64>::from_power_sums(3, 2.0, [3.0, 17.0, 63.0, 257.0]);
+    /// assert_eq!((m.mean(), m.m2(), m.m3(), m.m4()), (3.0, 14.0, 18.0, 98.0));
+    /// ```
+    #[inline(always)]
+    pub fn from_power_sums(n: u64, center: F, s: [F; 4]) -> Self {
+        if n == 0 {
+            return Self::default();
+        }
+        let [s1, s2, s3, s4] = s;
+        let zero = <F as Zero>::zero();
+        if !center.is_finite() {
+            // infinite (or NaN) data: the sums are already NaN or infinite
+            let m = [s2, s3, s4];
+            return HigherMoments {
+                n,
+                pivot: center,
+                m,
+                ..Self::default()
+            };
+        }
+        let d = s1 / real::<F>(n);
+        let (two, three, four, six) = (real::<F>(2), real::<F>(3), real::<F>(4), real::<F>(6));
+        let m2 = s2 - d * s1;
+        let m3 = s3 - d * (three * s2 - two * d * s1);
+        let m4 = s4 - d * (four * s3 - d * (six * s2 - three * d * s1));
+        // NaN stays NaN; a rounding below zero (all values equal) becomes 0
+        let clamp = |m: F| if m < zero { zero } else { m };
+        HigherMoments {
+            n,
+            pivot: center,
+            shift: d,
+            m: [clamp(m2), m3, clamp(m4)],
+            lo: [zero; 3],
+        }
+    }
+    /// Builds the state of a slice in two passes: the mean, then the power
+    /// sums of the deviations from it ([`HigherMoments::from_power_sums`]).
+    pub fn from_slice(xs: &[F]) -> Self {
+        if xs.is_empty() {
+            return Self::default();
+        }
+        let n = xs.len() as u64;
+        let mut sum = Sum::<F>::default();
+        xs.iter().for_each(|&x| sum.push(x));
+        let center = sum.value() / real::<F>(n);
+        let mut s = [<F as Zero>::zero(); 4];
+        for &x in xs {
+            let d = x - center;
+            let d2 = d * d;
+            s = [s[0] + d, s[1] + d2, s[2] + d2 * d, s[3] + d2 * d2];
+        }
+        Self::from_power_sums(n, center, s)
+    }
+    /// The center a block of `block_len` values can be summed about before
+    /// it merges into this state: its mean, once it holds at least half as
+    /// many values and the mean is finite (as [`Moments`]).
+    #[inline(always)]
+    pub(crate) fn running_center(&self, block_len: usize) -> Option<F> {
+        let mean = self.pivot + self.shift;
+        (2 * self.n >= block_len as u64 && self.n > 0 && mean.is_finite()).then_some(mean)
+    }
+    /// Number of values.
+    pub fn count(&self) -> u64 {
+        self.n
+    }
+    /// Mean (NaN when empty): `pivot + shift`, rounded once.
+    pub fn mean(&self) -> F {
+        if self.n == 0 {
+            F::nan()
+        } else {
+            self.pivot + self.shift
+        }
+    }
+    /// `M2 = Σ(x − mean)²`.
+    pub fn m2(&self) -> F {
+        self.m[0] + self.lo[0]
+    }
+    /// `M3 = Σ(x − mean)³`.
+    pub fn m3(&self) -> F {
+        self.m[1] + self.lo[1]
+    }
+    /// `M4 = Σ(x − mean)⁴`.
+    pub fn m4(&self) -> F {
+        self.m[2] + self.lo[2]
+    }
+    /// The biased central moments `mₖ = Mₖ/n`, `k = 2, 3, 4`, or `None`
+    /// where a skewness or kurtosis has no value: no values, `m2 = 0` (all
+    /// values equal) or a non-finite `m2` (infinite values, overflow).
+    fn moments(&self) -> Option<(F, F, F)> {
+        let n = real::<F>(self.n);
+        let m2 = self.m2() / n;
+        (m2 > <F as Zero>::zero() && m2.is_finite()).then(|| (m2, self.m3() / n, self.m4() / n))
+    }
+    /// Sample skewness, as `scipy.stats.skew`: the Fisher–Pearson
+    /// coefficient `g1 = m3 / m2^1.5` (`bias = true`), or the adjusted
+    /// `G1 = g1·√(n(n − 1))/(n − 2)` (`bias = false` and `n > 2`; scipy keeps
+    /// `g1` for `n ≤ 2`). NaN without values, with `m2 = 0` or a non-finite
+    /// `m2`.
+    ///
+    /// ```
+    /// use nanops::states::HigherMoments;
+    /// let m = HigherMoments::<f64>::from_slice(&[2.0, 8.0, 0.0, 4.0, 1.0, 9.0, 9.0, 0.0]);
+    /// assert!((m.skewness(true) - 0.2650554122698573).abs() < 1e-15);
+    /// assert!(HigherMoments::<f64>::from_slice(&[3.0, 3.0]).skewness(true).is_nan());
+    /// ```
+    pub fn skewness(&self, bias: bool) -> F {
+        let Some((m2, m3, _)) = self.moments() else {
+            return F::nan();
+        };
+        let g1 = m3 / (m2 * m2.sqrt());
+        if bias || self.n <= 2 {
+            return g1;
+        }
+        let n = real::<F>(self.n);
+        g1 * (n * (n - real(1))).sqrt() / (n - real(2))
+    }
+    /// Sample kurtosis, as `scipy.stats.kurtosis`: `g2 = m4 / m2²`
+    /// (`bias = true`), or from k-statistics (`bias = false` and `n > 3`;
+    /// scipy keeps `g2` for `n ≤ 3`):
+    ///
+    /// ```text
+    /// G2 − 3 = ((n + 1)·g2 − 3(n − 1))·(n − 1) / ((n − 2)(n − 3))
+    /// ```
+    ///
+    /// Fisher's definition (`fisher = true`) subtracts 3 (0 for a normal
+    /// distribution), Pearson's does not. NaN as [`HigherMoments::skewness`].
+    ///
+    /// ```
+    /// use nanops::states::HigherMoments;
+    /// let m = HigherMoments::<f64>::from_slice(&[1.0, 2.0, 3.0, 6.0]);
+    /// assert_eq!(m.kurtosis(true, true), -1.0);
+    /// assert_eq!(m.kurtosis(false, true), 1.5);
+    /// let m = HigherMoments::<f64>::from_slice(&[1.0, 2.0, 6.0]);
+    /// assert_eq!(m.kurtosis(false, false), m.kurtosis(true, false)); // n ≤ 3: g2 kept
+    /// ```
+    pub fn kurtosis(&self, bias: bool, fisher: bool) -> F {
+        let Some((m2, _, m4)) = self.moments() else {
+            return F::nan();
+        };
+        let g2 = m4 / (m2 * m2);
+        let three = real::<F>(3);
+        let excess = if bias || self.n <= 3 {
+            g2 - three
+        } else {
+            let n = real::<F>(self.n);
+            let n1 = n - real(1);
+            ((n + real(1)) * g2 - three * n1) * n1 / ((n - real(2)) * (n - three))
+        };
+        if fisher {
+            excess
+        } else {
+            excess + three
+        }
+    }
+}
+
+impl<F: Float + Accumulator> State<F> for HigherMoments<F> {
+    /// `(count, mean, M2, M3, M4)`.
+    type Output = (u64, F, F, F, F);
+    /// Adds one value: a one-value state merged in.
+    #[inline(always)]
+    fn push(&mut self, x: F) {
+        self.merge(&Self::from_power_sums(1, x, [<F as Zero>::zero(); 4]));
+    }
+    /// Merges another partial state (Pébay's update, see the type's docs;
+    /// the mean as in [`Moments`]' merge).
+    #[inline(always)]
+    fn merge(&mut self, other: &Self) {
+        if other.n == 0 {
+            return;
+        }
+        if self.n == 0 {
+            *self = *other;
+            return;
+        }
+        let (na, nb) = (real::<F>(self.n), real::<F>(other.n));
+        let n = na + nb;
+        let (wa, wb) = (na / n, nb / n);
+        let delta = (other.pivot - self.pivot) + (other.shift - self.shift);
+        let (m2a, m2b) = (self.m2(), other.m2());
+        let (m3a, m3b) = (self.m3(), other.m3());
+        let d2 = delta * delta;
+        let nab = na * wb; // nₐ·n_b/n
+        let add = [
+            other.m[0] + d2 * nab,
+            other.m[1] + delta * (d2 * nab * (wa - wb) + real::<F>(3) * (wa * m2b - wb * m2a)),
+            other.m[2]
+                + delta
+                    * (real::<F>(4) * (wa * m3b - wb * m3a)
+                        + delta
+                            * (real::<F>(6) * (wa * wa * m2b + wb * wb * m2a)
+                                + d2 * nab * (wa * wa - wa * wb + wb * wb))),
+        ];
+        for ((m, lo), (add, other_lo)) in self
+            .m
+            .iter_mut()
+            .zip(&mut self.lo)
+            .zip(add.into_iter().zip(other.lo))
+        {
+            <F as Accumulator>::comp_add(m, lo, add);
+            *lo = *lo + other_lo;
+        }
+        if delta.is_finite() {
+            self.shift = self.shift + delta * wb;
+        } else {
+            // infinite means: weighted average without cancellation
+            self.pivot = self.mean() * wa + other.mean() * wb;
+            self.shift = <F as Zero>::zero();
+        }
+        self.n += other.n;
+    }
+    fn finish(&self) -> (u64, F, F, F, F) {
+        (self.count(), self.mean(), self.m2(), self.m3(), self.m4())
     }
 }
