@@ -28,7 +28,7 @@ impl<E: Element, const MAX: bool> Statistic<E> for NanArg<MAX> {
     fn compute(&self, view: &ArrayViewD<'_, E>, axes: &Axes) -> Result<Report<usize>> {
         let op = if MAX { "argmax" } else { "argmin" };
         let values = match axes {
-            Axes::All => ArrayD::from_elem(IxDyn(&[]), flat::<E, MAX>(view, op)?),
+            Axes::All => flat::<E, MAX>(view, op)?,
             Axes::One(axis) => along::<E, MAX>(view, *axis, op)?,
             Axes::Many(v) if v.len() == 1 => along::<E, MAX>(view, v[0], op)?,
             Axes::Many(_) => return Err(Error::TooManyAxes { op }),
@@ -64,15 +64,18 @@ fn planned<E: Element, const MAX: bool>(
     Ok(values)
 }
 
-/// The index of the first extremum of the view flattened in C order.
-fn flat<E: Element, const MAX: bool>(view: &ArrayViewD<'_, E>, op: &'static str) -> Result<usize> {
+/// The index of the first extremum of the view flattened in C order (0-d).
+fn flat<E: Element, const MAX: bool>(
+    view: &ArrayViewD<'_, E>,
+    op: &'static str,
+) -> Result<ArrayD<usize>> {
     if view.is_empty() {
         return Err(Error::EmptyReduction { op });
     }
     if view.is_standard_layout() {
-        // C order is memory order: one contiguous lane.
+        // C order is memory order: one contiguous lane (a 0-d result).
         let all: Vec<usize> = (0..view.ndim()).collect();
-        return Ok(planned::<E, MAX>(view, &all)?[[]]);
+        return planned::<E, MAX>(view, &all);
     }
     let found = match view.as_slice() {
         Some(xs) => lane_arg::<E, MAX>(ArrayView1::from(xs)),
@@ -82,7 +85,8 @@ fn flat<E: Element, const MAX: bool>(view: &ArrayViewD<'_, E>, op: &'static str)
             st.get().map(|(_, i)| i)
         }
     };
-    found.ok_or(Error::AllNanSlice)
+    let i = found.ok_or(Error::AllNanSlice)?;
+    Ok(ArrayD::from_elem(IxDyn(&[]), i))
 }
 
 /// The index of the first extremum of every lane along `axis`.
