@@ -34,11 +34,16 @@ pub(crate) fn lanes_extremum<E: Element, const MAX: bool>(xs: &[E]) -> Option<E>
             };
         }
     }
+    // Constant indices only (the bound is tested inside): `best` stays in
+    // registers. With `best[i]` for `i < rem.len()` it was a stack array
+    // stored on every chunk, at an offset that straddled two cache lines:
+    // those two stores took 59% of `nanargmax`'s samples (`perf annotate`,
+    // (100, 10000) along axis 1, 2 threads, which ran 0.15 ms where the
+    // build before the restructuring, whose slot was aligned, ran 0.077).
     let rem = chunks.remainder();
-    for i in 0..rem.len() {
-        let x = rem[i];
-        if beats::<E, MAX>(x, best[i]) {
-            best[i] = x;
+    for i in 0..EXT_LANES {
+        if i < rem.len() && beats::<E, MAX>(rem[i], best[i]) {
+            best[i] = rem[i];
         }
     }
     let mut m = best[0];
