@@ -30,15 +30,12 @@ pub(crate) fn block_sum<E: Element, A: Accumulator>(xs: &[E], conv: impl Fn(E) -
             nans[i] += nan as u64;
         }
     }
-    // constant indices, so the lanes stay in registers (see `lanes_extremum`)
     let rem = chunks.remainder();
-    for i in 0..LANES {
-        if i < rem.len() {
-            let x = rem[i];
-            let nan = x.is_nan_value();
-            acc[i] = acc[i].add(if nan { A::zero() } else { conv(x) });
-            nans[i] += nan as u64;
-        }
+    for i in 0..rem.len() {
+        let x = rem[i];
+        let nan = x.is_nan_value();
+        acc[i] = acc[i].add(if nan { A::zero() } else { conv(x) });
+        nans[i] += nan as u64;
     }
     (fold_lanes(acc, A::add), fold_lanes(nans, |a, b| a + b))
 }
