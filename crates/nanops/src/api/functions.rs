@@ -821,8 +821,9 @@ nan_functions! {
     /// ```text
     /// out[i] = Σ x[j],  j ∈ (i − window, i], x[j] not NaN
     /// ```
-    /// Computed in `f64` with a compensated (Neumaier) running sum, the
-    /// entering and the leaving value added and subtracted in O(1) per step,
+    /// Computed in `f64` with a compensated running sum `hi + lo`, updated in
+    /// O(1) per step by the entering minus the leaving value with error-free
+    /// additions (TwoSum),
     /// infinities counted apart (one leaving the window leaves no NaN), the
     /// sum rebuilt from the window's values every `max(2·window, 1024)`
     /// positions, so results do not drift; rounded once to the result type
