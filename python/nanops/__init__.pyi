@@ -33,6 +33,18 @@ __all__ = [
     "median",
     "quantile",
     "percentile",
+    "move_sum",
+    "move_mean",
+    "move_var",
+    "move_std",
+    "move_min",
+    "move_max",
+    "move_argmin",
+    "move_argmax",
+    "move_count",
+    "ffill",
+    "bfill",
+    "push",
     "__version__",
 ]
 
@@ -683,3 +695,67 @@ def percentile(
     keepdims: bool = False,
     weights: npt.ArrayLike | None = None,
 ) -> _ArrayT: ...
+
+# --- moving windows and fills (nanops only) ----------------------------------
+
+def move_sum(
+    a: npt.ArrayLike,
+    window: SupportsIndex,
+    min_count: SupportsIndex | None = None,
+    axis: SupportsIndex = -1,
+) -> npt.NDArray[np.floating[Any]]: ...
+def move_mean(
+    a: npt.ArrayLike,
+    window: SupportsIndex,
+    min_count: SupportsIndex | None = None,
+    axis: SupportsIndex = -1,
+) -> npt.NDArray[np.floating[Any]]: ...
+def move_var(
+    a: npt.ArrayLike,
+    window: SupportsIndex,
+    min_count: SupportsIndex | None = None,
+    axis: SupportsIndex = -1, ddof: int = 0,
+) -> npt.NDArray[np.floating[Any]]: ...
+def move_std(
+    a: npt.ArrayLike,
+    window: SupportsIndex,
+    min_count: SupportsIndex | None = None,
+    axis: SupportsIndex = -1, ddof: int = 0,
+) -> npt.NDArray[np.floating[Any]]: ...
+def move_min(
+    a: npt.ArrayLike,
+    window: SupportsIndex,
+    min_count: SupportsIndex | None = None,
+    axis: SupportsIndex = -1,
+) -> npt.NDArray[np.floating[Any]]: ...
+def move_max(
+    a: npt.ArrayLike,
+    window: SupportsIndex,
+    min_count: SupportsIndex | None = None,
+    axis: SupportsIndex = -1,
+) -> npt.NDArray[np.floating[Any]]: ...
+def move_argmin(
+    a: npt.ArrayLike,
+    window: SupportsIndex,
+    min_count: SupportsIndex | None = None,
+    axis: SupportsIndex = -1,
+) -> npt.NDArray[np.floating[Any]]: ...
+def move_argmax(
+    a: npt.ArrayLike,
+    window: SupportsIndex,
+    min_count: SupportsIndex | None = None,
+    axis: SupportsIndex = -1,
+) -> npt.NDArray[np.floating[Any]]: ...
+def move_count(
+    a: npt.ArrayLike,
+    window: SupportsIndex,
+    min_count: SupportsIndex | None = None,
+    axis: SupportsIndex = -1,
+) -> npt.NDArray[np.floating[Any]]: ...
+def ffill(
+    a: _ArrayT, *, limit: SupportsIndex | None = None, axis: SupportsIndex = -1
+) -> _ArrayT: ...
+def bfill(
+    a: _ArrayT, *, limit: SupportsIndex | None = None, axis: SupportsIndex = -1
+) -> _ArrayT: ...
+def push(a: _ArrayT, n: SupportsIndex | None = None, axis: SupportsIndex = -1) -> _ArrayT: ...

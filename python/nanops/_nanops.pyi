@@ -48,6 +48,16 @@ __all__ = [
     "fast_nanquantile",
     "nanquantile",
     "nanmedian",
+    "move_sum",
+    "move_mean",
+    "move_var",
+    "move_std",
+    "move_min",
+    "move_max",
+    "move_argmin",
+    "move_argmax",
+    "move_count",
+    "fill",
 ]
 
 def nansum(a: np.ndarray, axes: tuple[int, ...]) -> np.ndarray:
@@ -208,3 +218,46 @@ def fast_nanquantile(a: object, q: object, axis: object, method: object) -> obje
     a non-empty list or tuple of such floats (a float64 result, ``q``'s axis
     first), and a known ``method``; or ``NotImplemented`` (also for a
     zero-size ``a``)."""
+
+def move_sum(a: np.ndarray, window: int, min_count: int | None, axis: int) -> np.ndarray:
+    """Moving-window sum along ``axis`` (in range, may be negative), NaN skipped.
+
+    ``1 <= window <= a.shape[axis]`` and ``min_count`` ``None`` (the whole
+    window) or in ``1..=window`` (otherwise ``ValueError``); real dtypes only
+    (``TypeError`` for complex).  Result: ``a.shape``; float16/float32/float64
+    keep their dtype, integers and bool give float64; NaN where a window has
+    fewer than ``min_count`` non-NaN values.
+    """
+
+def move_mean(a: np.ndarray, window: int, min_count: int | None, axis: int) -> np.ndarray:
+    """Moving mean; see ``move_sum``."""
+
+def move_var(
+    a: np.ndarray, window: int, min_count: int | None, axis: int, ddof: float
+) -> np.ndarray:
+    """Moving var with ``ddof``; see ``move_sum``."""
+
+def move_std(
+    a: np.ndarray, window: int, min_count: int | None, axis: int, ddof: float
+) -> np.ndarray:
+    """Moving std with ``ddof``; see ``move_sum``."""
+
+def move_min(a: np.ndarray, window: int, min_count: int | None, axis: int) -> np.ndarray:
+    """Moving min; see ``move_sum``."""
+
+def move_max(a: np.ndarray, window: int, min_count: int | None, axis: int) -> np.ndarray:
+    """Moving max; see ``move_sum``."""
+
+def move_argmin(a: np.ndarray, window: int, min_count: int | None, axis: int) -> np.ndarray:
+    """Moving argmin; see ``move_sum``."""
+
+def move_argmax(a: np.ndarray, window: int, min_count: int | None, axis: int) -> np.ndarray:
+    """Moving argmax; see ``move_sum``."""
+
+def move_count(a: np.ndarray, window: int, min_count: int | None, axis: int) -> np.ndarray:
+    """Moving count; see ``move_sum``."""
+
+def fill(a: np.ndarray, limit: int | None, axis: int, backward: bool) -> np.ndarray:
+    """NaN replaced by the nearest non-NaN value before it (``backward``:
+    after it) along ``axis``, at most ``limit`` positions away (``None``: any);
+    the input's dtype and shape."""

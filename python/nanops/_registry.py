@@ -81,7 +81,7 @@ from typing import Any, Final
 
 import numpy as np
 
-from . import _extrema, _moments, _nanops, _order, _sums
+from . import _extrema, _moments, _moving, _nanops, _order, _sums
 from ._args import MSG_ALL_NAN, MSG_DOF, MSG_EMPTY_MEAN
 from ._generate import GENERAL_PATH, UNSUPPORTED, Fast, General, Row, Warn, build
 
@@ -587,6 +587,303 @@ ROWS: Final[tuple[Row, ...]] = (
         >>> import numpy as np, nanops
         >>> nanops.percentile(np.arange(5.0), 50)
         np.float64(2.0)
+        """,
+    ),
+    # --- moving windows (not in NumPy) ---------------------------------------
+    Row(
+        name="move_sum",
+        signature="a, window, min_count=None, axis=-1",
+        general=General(_moving.moving, _nanops.move_sum),
+        fallback=UNSUPPORTED,  # NumPy has no move_sum
+        doc="""
+        Moving-window sum along an axis, ignoring NaN.
+
+        Bottleneck's ``move_sum`` call (positional or keyword), pandas'
+        ``rolling(window, min_periods=min_count).sum()``: at each position,
+        over the last ``window`` values along ``axis`` (fewer at the start),
+        NaN skipped; NaN where fewer than ``min_count`` values are not NaN
+        (``None``: the whole window).  Any ndim, axis and layout; float32
+        stays float32, float16 float16, integers and bool give float64
+        (computed in float64, rounded once).  ``ValueError`` for a window
+        outside ``1..a.shape[axis]`` or a ``min_count`` outside
+        ``1..window``, bottleneck's messages.
+        Running sums are compensated and rebuilt from the window every
+        ``max(2 * window, 1024)`` positions, so they do not drift; an infinity
+        leaving the window leaves no NaN behind.
+
+        Examples
+        --------
+        >>> import numpy as np, nanops
+        >>> nanops.move_sum(np.array([1.0, 2.0, np.nan, 4.0]), 2, min_count=1)
+        array([1., 3., 2., 4.])
+        """,
+    ),
+    Row(
+        name="move_mean",
+        signature="a, window, min_count=None, axis=-1",
+        general=General(_moving.moving, _nanops.move_mean),
+        fallback=UNSUPPORTED,  # NumPy has no move_mean
+        doc="""
+        Moving-window mean along an axis, ignoring NaN.
+
+        Bottleneck's ``move_mean`` call (positional or keyword), pandas'
+        ``rolling(window, min_periods=min_count).mean()``: at each position,
+        over the last ``window`` values along ``axis`` (fewer at the start),
+        NaN skipped; NaN where fewer than ``min_count`` values are not NaN
+        (``None``: the whole window).  Any ndim, axis and layout; float32
+        stays float32, float16 float16, integers and bool give float64
+        (computed in float64, rounded once).  ``ValueError`` for a window
+        outside ``1..a.shape[axis]`` or a ``min_count`` outside
+        ``1..window``, bottleneck's messages.
+
+        Examples
+        --------
+        >>> import numpy as np, nanops
+        >>> nanops.move_mean(np.array([1.0, 2.0, np.nan, 4.0]), 2)
+        array([nan, 1.5, nan, nan])
+        """,
+    ),
+    Row(
+        name="move_var",
+        signature="a, window, min_count=None, axis=-1, ddof=0",
+        general=General(_moving.moving_ddof, _nanops.move_var),
+        fallback=UNSUPPORTED,  # NumPy has no move_var
+        doc="""
+        Moving-window variance along an axis, ignoring NaN.
+
+        Bottleneck's ``move_var`` call (positional or keyword), pandas'
+        ``rolling(window, min_periods=min_count).var()``: at each position,
+        over the last ``window`` values along ``axis`` (fewer at the start),
+        NaN skipped; NaN where fewer than ``min_count`` values are not NaN
+        (``None``: the whole window).  Any ndim, axis and layout; float32
+        stays float32, float16 float16, integers and bool give float64
+        (computed in float64, rounded once).  ``ValueError`` for a window
+        outside ``1..a.shape[axis]`` or a ``min_count`` outside
+        ``1..window``, bottleneck's messages.
+        ``ddof`` as NumPy's (bottleneck's default 0; pandas' is 1).  NaN
+        where ``count - ddof <= 0`` (bottleneck gives inf at ``count ==
+        ddof``) or where the window holds an infinity.
+
+        Examples
+        --------
+        >>> import numpy as np, nanops
+        >>> nanops.move_var(np.array([1.0, 3.0, 5.0]), 2)
+        array([nan,  1.,  1.])
+        """,
+    ),
+    Row(
+        name="move_std",
+        signature="a, window, min_count=None, axis=-1, ddof=0",
+        general=General(_moving.moving_ddof, _nanops.move_std),
+        fallback=UNSUPPORTED,  # NumPy has no move_std
+        doc="""
+        Moving-window standard deviation along an axis, ignoring NaN.
+
+        Bottleneck's ``move_std`` call (positional or keyword), pandas'
+        ``rolling(window, min_periods=min_count).std()``: at each position,
+        over the last ``window`` values along ``axis`` (fewer at the start),
+        NaN skipped; NaN where fewer than ``min_count`` values are not NaN
+        (``None``: the whole window).  Any ndim, axis and layout; float32
+        stays float32, float16 float16, integers and bool give float64
+        (computed in float64, rounded once).  ``ValueError`` for a window
+        outside ``1..a.shape[axis]`` or a ``min_count`` outside
+        ``1..window``, bottleneck's messages.
+        The square root of :func:`move_var`.
+
+        Examples
+        --------
+        >>> import numpy as np, nanops
+        >>> nanops.move_std(np.array([1.0, 3.0, 5.0]), 2)
+        array([nan,  1.,  1.])
+        """,
+    ),
+    Row(
+        name="move_min",
+        signature="a, window, min_count=None, axis=-1",
+        general=General(_moving.moving, _nanops.move_min),
+        fallback=UNSUPPORTED,  # NumPy has no move_min
+        doc="""
+        Moving-window minimum along an axis, ignoring NaN.
+
+        Bottleneck's ``move_min`` call (positional or keyword), pandas'
+        ``rolling(window, min_periods=min_count).min()``: at each position,
+        over the last ``window`` values along ``axis`` (fewer at the start),
+        NaN skipped; NaN where fewer than ``min_count`` values are not NaN
+        (``None``: the whole window).  Any ndim, axis and layout; float32
+        stays float32, float16 float16, integers and bool give float64
+        (computed in float64, rounded once).  ``ValueError`` for a window
+        outside ``1..a.shape[axis]`` or a ``min_count`` outside
+        ``1..window``, bottleneck's messages.
+        Amortised O(1) per step (a monotonic deque).
+
+        Examples
+        --------
+        >>> import numpy as np, nanops
+        >>> nanops.move_min(np.array([3.0, 1.0, np.nan, 2.0]), 2, min_count=1)
+        array([3., 1., 1., 2.])
+        """,
+    ),
+    Row(
+        name="move_max",
+        signature="a, window, min_count=None, axis=-1",
+        general=General(_moving.moving, _nanops.move_max),
+        fallback=UNSUPPORTED,  # NumPy has no move_max
+        doc="""
+        Moving-window maximum along an axis, ignoring NaN.
+
+        Bottleneck's ``move_max`` call (positional or keyword), pandas'
+        ``rolling(window, min_periods=min_count).max()``: at each position,
+        over the last ``window`` values along ``axis`` (fewer at the start),
+        NaN skipped; NaN where fewer than ``min_count`` values are not NaN
+        (``None``: the whole window).  Any ndim, axis and layout; float32
+        stays float32, float16 float16, integers and bool give float64
+        (computed in float64, rounded once).  ``ValueError`` for a window
+        outside ``1..a.shape[axis]`` or a ``min_count`` outside
+        ``1..window``, bottleneck's messages.
+        Amortised O(1) per step (a monotonic deque).
+
+        Examples
+        --------
+        >>> import numpy as np, nanops
+        >>> nanops.move_max(np.array([3.0, 1.0, np.nan, 2.0]), 2, min_count=1)
+        array([3., 3., 1., 2.])
+        """,
+    ),
+    Row(
+        name="move_argmin",
+        signature="a, window, min_count=None, axis=-1",
+        general=General(_moving.moving, _nanops.move_argmin),
+        fallback=UNSUPPORTED,  # NumPy has no move_argmin
+        doc="""
+        Moving-window position of the minimum, ignoring NaN.
+
+        Bottleneck's ``move_argmin`` call (positional or keyword), pandas'
+        ``rolling(window, min_periods=min_count).apply(np.argmin)()``: at each position,
+        over the last ``window`` values along ``axis`` (fewer at the start),
+        NaN skipped; NaN where fewer than ``min_count`` values are not NaN
+        (``None``: the whole window).  Any ndim, axis and layout; float32
+        stays float32, float16 float16, integers and bool give float64
+        (computed in float64, rounded once).  ``ValueError`` for a window
+        outside ``1..a.shape[axis]`` or a ``min_count`` outside
+        ``1..window``, bottleneck's messages.
+        Counted as bottleneck counts it: back from the window's last
+        position (0 is the newest value, ``window - 1`` the oldest); of equal
+        minima the newest.  A float array (NaN where there are too few
+        values).
+
+        Examples
+        --------
+        >>> import numpy as np, nanops
+        >>> nanops.move_argmin(np.array([1.0, 3.0, 1.0, 2.0]), 3)
+        array([nan, nan,  0.,  1.])
+        """,
+    ),
+    Row(
+        name="move_argmax",
+        signature="a, window, min_count=None, axis=-1",
+        general=General(_moving.moving, _nanops.move_argmax),
+        fallback=UNSUPPORTED,  # NumPy has no move_argmax
+        doc="""
+        Moving-window position of the maximum, ignoring NaN.
+
+        Bottleneck's ``move_argmax`` call (positional or keyword), pandas'
+        ``rolling(window, min_periods=min_count).apply(np.argmax)()``: at each position,
+        over the last ``window`` values along ``axis`` (fewer at the start),
+        NaN skipped; NaN where fewer than ``min_count`` values are not NaN
+        (``None``: the whole window).  Any ndim, axis and layout; float32
+        stays float32, float16 float16, integers and bool give float64
+        (computed in float64, rounded once).  ``ValueError`` for a window
+        outside ``1..a.shape[axis]`` or a ``min_count`` outside
+        ``1..window``, bottleneck's messages.
+        Counted as :func:`move_argmin`'s.
+
+        Examples
+        --------
+        >>> import numpy as np, nanops
+        >>> nanops.move_argmax(np.array([1.0, 3.0, 3.0, 2.0]), 3)
+        array([nan, nan,  0.,  1.])
+        """,
+    ),
+    Row(
+        name="move_count",
+        signature="a, window, min_count=None, axis=-1",
+        general=General(_moving.moving, _nanops.move_count),
+        fallback=UNSUPPORTED,  # NumPy has no move_count
+        doc="""
+        Moving-window count of the non-NaN values along an axis.
+
+        Bottleneck's call of its ``move_*`` functions (positional or keyword;
+        bottleneck has no ``move_count``): at each position,
+        over the last ``window`` values along ``axis`` (fewer at the start),
+        NaN skipped; NaN where fewer than ``min_count`` values are not NaN
+        (``None``: the whole window).  Any ndim, axis and layout; float32
+        stays float32, float16 float16, integers and bool give float64
+        (computed in float64, rounded once).  ``ValueError`` for a window
+        outside ``1..a.shape[axis]`` or a ``min_count`` outside
+        ``1..window``, bottleneck's messages.
+        pandas' ``rolling(window, min_periods=min_count).count()`` differs: it
+        gives NaN only where the window has fewer than ``min_periods``
+        positions (0 for an all-NaN window).
+
+        Examples
+        --------
+        >>> import numpy as np, nanops
+        >>> nanops.move_count(np.array([1.0, np.nan, 2.0]), 2, min_count=1)
+        array([1., 1., 1.])
+        """,
+    ),
+    Row(
+        name="ffill",
+        signature="a, *, limit=None, axis=-1",
+        general=General(_moving.fill, False),
+        fallback=UNSUPPORTED,  # NumPy has no ffill
+        doc="""
+        Forward fill: each NaN replaced by the last non-NaN value before it.
+
+        Along ``axis``, at most ``limit`` positions away (``None``: any
+        distance), as pandas' ``ffill(limit=)``; ``limit`` must be positive.
+        The input's dtype (integers and bool are copied).
+
+        Examples
+        --------
+        >>> import numpy as np, nanops
+        >>> nanops.ffill(np.array([np.nan, 1.0, np.nan, np.nan]), limit=1)
+        array([nan,  1.,  1., nan])
+        """,
+    ),
+    Row(
+        name="bfill",
+        signature="a, *, limit=None, axis=-1",
+        general=General(_moving.fill, True),
+        fallback=UNSUPPORTED,  # NumPy has no bfill
+        doc="""
+        Backward fill: each NaN replaced by the first non-NaN value after it.
+
+        See :func:`ffill`.
+
+        Examples
+        --------
+        >>> import numpy as np, nanops
+        >>> nanops.bfill(np.array([np.nan, np.nan, 2.0]))
+        array([2., 2., 2.])
+        """,
+    ),
+    Row(
+        name="push",
+        signature="a, n=None, axis=-1",
+        general=General(_moving.push),
+        fallback=UNSUPPORTED,  # NumPy has no push
+        doc="""
+        Bottleneck's ``push``: forward fill of at most ``n`` positions.
+
+        :func:`ffill` with bottleneck's call and checks (``n`` is ``None``
+        or non-negative; 0 fills nothing).
+
+        Examples
+        --------
+        >>> import numpy as np, nanops
+        >>> nanops.push(np.array([1.0, np.nan, np.nan]), 1)
+        array([ 1.,  1., nan])
         """,
     ),
 )

@@ -48,6 +48,18 @@ SIGNATURES = {
     "median": "(a, axis=None, out=None, overwrite_input=False, keepdims=False)",
     "quantile": "(a, q, axis=None, out=None, overwrite_input=False, method='linear', keepdims=False, *, weights=None)",
     "percentile": "(a, q, axis=None, out=None, overwrite_input=False, method='linear', keepdims=False, *, weights=None)",
+    "move_sum": "(a, window, min_count=None, axis=-1)",
+    "move_mean": "(a, window, min_count=None, axis=-1)",
+    "move_var": "(a, window, min_count=None, axis=-1, ddof=0)",
+    "move_std": "(a, window, min_count=None, axis=-1, ddof=0)",
+    "move_min": "(a, window, min_count=None, axis=-1)",
+    "move_max": "(a, window, min_count=None, axis=-1)",
+    "move_argmin": "(a, window, min_count=None, axis=-1)",
+    "move_argmax": "(a, window, min_count=None, axis=-1)",
+    "move_count": "(a, window, min_count=None, axis=-1)",
+    "ffill": "(a, *, limit=None, axis=-1)",
+    "bfill": "(a, *, limit=None, axis=-1)",
+    "push": "(a, n=None, axis=-1)",
 }
 
 

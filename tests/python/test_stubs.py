@@ -84,6 +84,8 @@ def test_stub_defaults_are_the_runtime_ones() -> None:
                     continue
                 if isinstance(default, ast.Constant) and default.value is not Ellipsis:
                     assert runtime[param].default == default.value, f"{where}: {param}"
+                elif isinstance(default, ast.UnaryOp):  # a negative number: `axis=-1`
+                    assert runtime[param].default == ast.literal_eval(default), f"{where}: {param}"
                 else:  # `...`: only where the runtime default is NumPy's sentinel
                     assert isinstance(default, ast.Constant), f"{where}: {param}"
                     assert runtime[param].default is np._NoValue, f"{where}: {param}"

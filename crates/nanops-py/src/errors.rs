@@ -32,6 +32,8 @@ fn class(e: &nanops::Error) -> Class {
         E::InvalidWeight => Class::Value,
         E::WeightsUnsupported { .. } => Class::Value,
         E::UnknownMethod { .. } => Class::Value,
+        E::InvalidWindow { .. } => Class::Value,
+        E::InvalidMinCount { .. } => Class::Value,
         E::OutOfMemory { .. } => Class::Memory,
         // `nanops::Error` is non-exhaustive: a variant added later is a
         // `ValueError` until it gets a line of its own here

@@ -93,6 +93,40 @@ primitives! {
     /// Median of each slice (NumPy's `median`/`nanmedian` arithmetic, without its overflow).
     fn nanmedian(a, axes: Vec<usize>, ignore_nan: bool) -> Flagged [real] |v|
         flagged(a.py(), &v, Axes::from(axes), Median(policy(ignore_nan)), false);
+    /// Moving sum (NaN where fewer than `min_count` non-NaN values).
+    fn move_sum(a, window: usize, min_count: Option<usize>, axis: isize) -> Out [real] |v|
+        to_py(a.py(), guard(a.py(), a.len(), || nanops::move_sum(&v, window, min_count, axis))?, false);
+    /// Moving mean (NaN where fewer than `min_count` non-NaN values).
+    fn move_mean(a, window: usize, min_count: Option<usize>, axis: isize) -> Out [real] |v|
+        to_py(a.py(), guard(a.py(), a.len(), || nanops::move_mean(&v, window, min_count, axis))?, false);
+    /// Moving count of non-NaN values (NaN where fewer than `min_count` non-NaN values).
+    fn move_count(a, window: usize, min_count: Option<usize>, axis: isize) -> Out [real] |v|
+        to_py(a.py(), guard(a.py(), a.len(), || nanops::move_count(&v, window, min_count, axis))?, false);
+    /// Moving minimum (NaN where fewer than `min_count` non-NaN values).
+    fn move_min(a, window: usize, min_count: Option<usize>, axis: isize) -> Out [real] |v|
+        to_py(a.py(), guard(a.py(), a.len(), || nanops::move_min(&v, window, min_count, axis))?, false);
+    /// Moving maximum (NaN where fewer than `min_count` non-NaN values).
+    fn move_max(a, window: usize, min_count: Option<usize>, axis: isize) -> Out [real] |v|
+        to_py(a.py(), guard(a.py(), a.len(), || nanops::move_max(&v, window, min_count, axis))?, false);
+    /// Moving position of the minimum, back from the window's end (NaN where fewer than `min_count` non-NaN values).
+    fn move_argmin(a, window: usize, min_count: Option<usize>, axis: isize) -> Out [real] |v|
+        to_py(a.py(), guard(a.py(), a.len(), || nanops::move_argmin(&v, window, min_count, axis))?, false);
+    /// Moving position of the maximum, back from the window's end (NaN where fewer than `min_count` non-NaN values).
+    fn move_argmax(a, window: usize, min_count: Option<usize>, axis: isize) -> Out [real] |v|
+        to_py(a.py(), guard(a.py(), a.len(), || nanops::move_argmax(&v, window, min_count, axis))?, false);
+    /// Moving variance with `ddof`.
+    fn move_var(a, window: usize, min_count: Option<usize>, axis: isize, ddof: f64) -> Out [real] |v|
+        to_py(a.py(), guard(a.py(), a.len(), || nanops::move_var(&v, window, min_count, ddof, axis))?, false);
+    /// Moving standard deviation with `ddof`.
+    fn move_std(a, window: usize, min_count: Option<usize>, axis: isize, ddof: f64) -> Out [real] |v|
+        to_py(a.py(), guard(a.py(), a.len(), || nanops::move_std(&v, window, min_count, ddof, axis))?, false);
+    /// NaN filled forwards (`backward`: backwards) at most `limit` positions.
+    fn fill(a, limit: Option<usize>, axis: isize, backward: bool) -> Out [all] |v|
+        to_py(a.py(), guard(a.py(), a.len(), || if backward {
+            nanops::bfill(&v, limit, axis)
+        } else {
+            nanops::ffill(&v, limit, axis)
+        })?, false);
     also:
     crate::quantile::nanquantile,
     crate::fast::fast_nansum,

@@ -58,6 +58,20 @@ pub enum Error {
         /// The name given.
         name: String,
     },
+    /// A moving window outside `1..=len` (bottleneck's `ValueError`).
+    InvalidWindow {
+        /// The window given.
+        window: usize,
+        /// The length of the axis moved along.
+        len: usize,
+    },
+    /// A `min_count` of zero or above the window (bottleneck's `ValueError`).
+    InvalidMinCount {
+        /// The `min_count` given.
+        min_count: usize,
+        /// The window.
+        window: usize,
+    },
     /// A buffer the call needs (its result, a scratch copy) cannot be allocated
     /// (NumPy's `MemoryError`).
     ///
@@ -105,6 +119,17 @@ impl fmt::Display for Error {
             Error::UnknownMethod { name } => {
                 write!(f, "'{name}' is not a valid method")
             }
+            Error::InvalidWindow { window, len } => write!(
+                f,
+                "Moving window (={window}) must between 1 and {len}, inclusive"
+            ),
+            Error::InvalidMinCount { min_count: 0, .. } => {
+                write!(f, "`min_count` must be greater than zero.")
+            }
+            Error::InvalidMinCount { min_count, window } => write!(
+                f,
+                "min_count ({min_count}) cannot be greater than window ({window})"
+            ),
             Error::OutOfMemory { bytes } if *bytes == usize::MAX => {
                 write!(f, "Unable to allocate the memory needed (its size overflows usize)")
             }

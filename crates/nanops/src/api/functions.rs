@@ -14,11 +14,14 @@
 //! | `quantile` | `(&a, q, axes, ARGS)`, `q` axis first | `(&a, q, Axis, ARGS)` → `D`       |
 //! | `arg`      | `(&a, axis: Option<isize>)`           | `(&a, Axis)` → `D::Smaller`       |
 //! | `scan`     | `(&a, axis: Option<isize>)`           | `(&a, Axis)` → `D`                |
+//! | `window`   | `(&a, ARGS, axis: isize)`             | `(&a, ARGS, Axis)` → `D`          |
 //! | `flat`     | `(&a)` → `OUTPUT` (one name only)     |                                   |
 //!
 //! `STATISTIC` is a [`Statistic`] (a type of [`crate::stats`]) for `reduce`,
-//! `quantile`, `arg` and `flat`, and a scan of the scan family for `scan`
-//! (`None`: the array flattened in C order, as NumPy).
+//! `quantile`, `arg` and `flat`, a scan of the scan family for `scan`
+//! (`None`: the array flattened in C order, as NumPy), and a lane kernel of
+//! the scan family for `window` (moving windows and fills: the input's
+//! shape, along one axis, the axis last as bottleneck's `axis=-1`).
 
 use super::arg::{NanArgMax, NanArgMin};
 use super::stat_types::Median;
@@ -30,7 +33,10 @@ use crate::options::{Axes, Ddof, NanPolicy, QuantileMethod, QuantileOptions};
 use crate::reduce::{
     NanCount, NanKurt, NanMax, NanMean, NanMin, NanProd, NanSkew, NanStd, NanSum, NanVar,
 };
-use crate::scan::{scan, scan_flat, CumProd, CumSum, Scanner};
+use crate::scan::{
+    run_lanes, scan, scan_flat, CumProd, CumSum, Fill, LaneKernel, MoveCount, MoveExtremum,
+    MoveMean, MoveSum, MoveVar, Scanner, WindowSpec,
+};
 use crate::statistic::into_dim;
 use crate::statistic::Statistic;
 use ndarray::{Array, ArrayBase, ArrayD, Axis, Data, Dimension};
@@ -75,6 +81,27 @@ where
     let k = Axes::One(axis).normalize(view.ndim())?[0];
     ensure_memory(&[(view.len(), std::mem::size_of::<T::Output>())])?;
     Ok(into_dim(scan(&view, k, &s)))
+}
+
+/// The lane kernel `k` along `axis` (negative: from the end), in dimension `Out`.
+fn moved<S, E, D, K, Out>(a: &ArrayBase<S, D>, axis: isize, k: K) -> Result<Array<K::Output, Out>>
+where
+    S: Data<Elem = E>,
+    E: Element,
+    D: Dimension,
+    K: LaneKernel<E>,
+    Out: Dimension,
+{
+    let view = a.view().into_dyn();
+    let axis = Axes::One(axis).normalize(view.ndim())?[0];
+    k.validate(view.shape()[axis])?;
+    ensure_memory(&[(view.len(), std::mem::size_of::<K::Output>())])?;
+    Ok(into_dim(run_lanes(&view, axis, &k)))
+}
+
+/// A window of `window` values needing `min_count` non-NaN ones.
+fn spec(window: usize, min_count: Option<usize>) -> WindowSpec {
+    WindowSpec { window, min_count }
 }
 
 /// `axis` as a single axis.
@@ -220,6 +247,29 @@ macro_rules! nan_functions {
             scanned(a, Some(axis.index() as isize), $stat)
         }
     };
+    (@free window [$(#[$doc:meta])*] $name:ident $typed:ident ($($arg:ident: $argty:ty),*) $out:ty, $bound:path, $stat:expr) => {
+        $(#[$doc])*
+        pub fn $name<S, E, D>(a: &ArrayBase<S, D> $(, $arg: $argty)*, axis: isize) -> Result<ArrayD<$out>>
+        where
+            S: Data<Elem = E>,
+            E: $bound,
+            D: Dimension,
+        {
+            moved(a, axis, $stat)
+        }
+        #[doc = concat!("[`", stringify!($name), "`] along one [`Axis`]: the input's shape and dimension.")]
+        ///
+        /// # Errors
+        #[doc = concat!("As [`", stringify!($name), "`].")]
+        pub fn $typed<S, E, D>(a: &ArrayBase<S, D> $(, $arg: $argty)*, axis: Axis) -> Result<Array<$out, D>>
+        where
+            S: Data<Elem = E>,
+            E: $bound,
+            D: Dimension,
+        {
+            moved(a, axis.index() as isize, $stat)
+        }
+    };
     (@free flat [$(#[$doc:meta])*] $name:ident () $out:ty, $bound:path, $stat:expr) => {
         $(#[$doc])*
         pub fn $name<S, E, D>(a: &ArrayBase<S, D>) -> Result<$out>
@@ -271,6 +321,16 @@ macro_rules! nan_functions {
             E: $bound;
         #[doc = concat!("See [`", stringify!($typed), "`](crate::", stringify!($typed), ").")]
         fn $typed(&self, axis: Axis) -> Result<Array<$out, D>>
+        where
+            E: $bound;
+    };
+    (@sig window $name:ident $typed:ident ($($arg:ident: $argty:ty),*) $out:ty, $bound:path) => {
+        #[doc = concat!("See [`", stringify!($name), "`](crate::", stringify!($name), ").")]
+        fn $name(&self $(, $arg: $argty)*, axis: isize) -> Result<ArrayD<$out>>
+        where
+            E: $bound;
+        #[doc = concat!("See [`", stringify!($typed), "`](crate::", stringify!($typed), ").")]
+        fn $typed(&self $(, $arg: $argty)*, axis: Axis) -> Result<Array<$out, D>>
         where
             E: $bound;
     };
@@ -336,6 +396,20 @@ macro_rules! nan_functions {
             E: $bound,
         {
             $typed(self, axis)
+        }
+    };
+    (@method window $name:ident $typed:ident ($($arg:ident: $argty:ty),*) $out:ty, $bound:path) => {
+        fn $name(&self $(, $arg: $argty)*, axis: isize) -> Result<ArrayD<$out>>
+        where
+            E: $bound,
+        {
+            $name(self $(, $arg)*, axis)
+        }
+        fn $typed(&self $(, $arg: $argty)*, axis: Axis) -> Result<Array<$out, D>>
+        where
+            E: $bound,
+        {
+            $typed(self $(, $arg)*, axis)
         }
     };
     (@method flat $name:ident () $out:ty, $bound:path) => {
@@ -737,4 +811,212 @@ nan_functions! {
     /// # Ok::<(), nanops::Error>(())
     /// ```
     scan fn nancumprod, nancumprod_axis() -> E::Sum where E: Element = CumProd;
+
+    /// Moving sum: at each position, the sum of the non-NaN values among the
+    /// last `window` ones (fewer at the start of the axis), or NaN where
+    /// fewer than `min_count` of them are non-NaN (`None`: all `window`),
+    /// as bottleneck's `move_sum` and pandas' `rolling(window,
+    /// min_periods=min_count).sum()`.
+    ///
+    /// ```text
+    /// out[i] = Σ x[j],  j ∈ (i − window, i], x[j] not NaN
+    /// ```
+    /// Computed in `f64` with a compensated running sum `hi + lo`, updated in
+    /// O(1) per step by the entering minus the leaving value with error-free
+    /// additions (TwoSum),
+    /// infinities counted apart (one leaving the window leaves no NaN), the
+    /// sum rebuilt from the window's values every `max(2·window, 1024)`
+    /// positions, so results do not drift; rounded once to the result type
+    /// ([`QuantileElement::Value`]: the float itself, `f64` for integers and
+    /// `bool`). Lanes run in parallel; every lane is read contiguously.
+    ///
+    /// # Errors
+    /// [`Error::InvalidWindow`](crate::Error::InvalidWindow) unless
+    /// `1 <= window <= ` the axis length,
+    /// [`Error::InvalidMinCount`](crate::Error::InvalidMinCount) unless
+    /// `1 <= min_count <= window`; axis errors.
+    ///
+    /// ```
+    /// use ndarray::array;
+    /// let a = array![1.0, 2.0, f64::NAN, 4.0];
+    /// let s = nanops::move_sum(&a, 2, Some(1), -1)?;
+    /// assert_eq!(s, array![1.0, 3.0, 2.0, 4.0].into_dyn());
+    /// # Ok::<(), nanops::Error>(())
+    /// ```
+    window fn move_sum, move_sum_axis(window: usize, min_count: Option<usize>) -> E::Value
+        where E: QuantileElement = MoveSum(spec(window, min_count));
+
+    /// Moving mean: the mean of the non-NaN values among the last `window`
+    /// (see [`move_sum`] for `min_count`, the arithmetic and the errors).
+    ///
+    /// # Errors
+    /// As [`move_sum`].
+    ///
+    /// ```
+    /// use ndarray::{array, Axis};
+    /// let a = array![[1.0, 2.0], [3.0, f64::NAN], [5.0, 6.0]];
+    /// let m = nanops::move_mean_axis(&a, 2, Some(1), Axis(0))?;
+    /// assert_eq!(m, array![[1.0, 2.0], [2.0, 2.0], [4.0, 6.0]]);
+    /// # Ok::<(), nanops::Error>(())
+    /// ```
+    window fn move_mean, move_mean_axis(window: usize, min_count: Option<usize>) -> E::Value
+        where E: QuantileElement = MoveMean(spec(window, min_count));
+
+    /// Moving variance with `ddof` delta degrees of freedom (bottleneck's
+    /// `ddof=0` default): NaN where fewer than `min_count` non-NaN values,
+    /// where `count − ddof <= 0` (bottleneck gives `inf` at `count == ddof`)
+    /// or where the window holds an infinity.
+    ///
+    /// ```text
+    /// out[i] = Σ (x[j] − mean)² / (count − ddof)
+    /// ```
+    /// Welford's update in `f64`, run forwards for the entering value and
+    /// backwards for the leaving one, rebuilt as [`move_sum`]'s sum.
+    ///
+    /// # Errors
+    /// As [`move_sum`].
+    ///
+    /// ```
+    /// use ndarray::array;
+    /// let a = array![1.0, 3.0, 5.0, f64::NAN];
+    /// let v = nanops::move_var(&a, 2, Some(1), 0.0, -1)?;
+    /// assert_eq!(v, array![0.0, 1.0, 1.0, 0.0].into_dyn());
+    /// # Ok::<(), nanops::Error>(())
+    /// ```
+    window fn move_var, move_var_axis(window: usize, min_count: Option<usize>, ddof: f64) -> E::Value
+        where E: QuantileElement = MoveVar { spec: spec(window, min_count), ddof, std: false };
+
+    /// Moving standard deviation: the square root of [`move_var`].
+    ///
+    /// # Errors
+    /// As [`move_sum`].
+    ///
+    /// ```
+    /// use ndarray::array;
+    /// let a = array![1.0, 3.0, 5.0];
+    /// let s: ndarray::ArrayD<f64> = nanops::move_std(&a, 2, None, 1.0, -1)?;
+    /// assert!(s[0].is_nan());
+    /// assert_eq!(s[2], 2f64.sqrt());
+    /// # Ok::<(), nanops::Error>(())
+    /// ```
+    window fn move_std, move_std_axis(window: usize, min_count: Option<usize>, ddof: f64) -> E::Value
+        where E: QuantileElement = MoveVar { spec: spec(window, min_count), ddof, std: true };
+
+    /// Moving count: the number of non-NaN values among the last `window`,
+    /// NaN where fewer than `min_count`, as every `move_*` (pandas'
+    /// `rolling().count()` gives NaN only where the window has fewer than
+    /// `min_periods` positions; bottleneck has no `move_count`).
+    ///
+    /// # Errors
+    /// As [`move_sum`].
+    ///
+    /// ```
+    /// use ndarray::array;
+    /// let a = array![1.0, f64::NAN, 2.0];
+    /// let c = nanops::move_count(&a, 2, Some(1), -1)?;
+    /// assert_eq!(c, array![1.0, 1.0, 1.0].into_dyn());
+    /// # Ok::<(), nanops::Error>(())
+    /// ```
+    window fn move_count, move_count_axis(window: usize, min_count: Option<usize>) -> E::Value
+        where E: QuantileElement = MoveCount(spec(window, min_count));
+
+    /// Moving minimum of the non-NaN values among the last `window`, in
+    /// amortised O(1) per step (a monotonic deque of the window's indices).
+    ///
+    /// # Errors
+    /// As [`move_sum`].
+    ///
+    /// ```
+    /// use ndarray::array;
+    /// let a = array![3.0, 1.0, f64::NAN, 2.0];
+    /// let m = nanops::move_min(&a, 2, Some(1), -1)?;
+    /// assert_eq!(m, array![3.0, 1.0, 1.0, 2.0].into_dyn());
+    /// # Ok::<(), nanops::Error>(())
+    /// ```
+    window fn move_min, move_min_axis(window: usize, min_count: Option<usize>) -> E::Value
+        where E: QuantileElement = MoveExtremum::<false>::value(spec(window, min_count));
+
+    /// Moving maximum of the non-NaN values among the last `window` (see
+    /// [`move_min`]).
+    ///
+    /// # Errors
+    /// As [`move_sum`].
+    ///
+    /// ```
+    /// use ndarray::array;
+    /// let a = array![3.0, 1.0, f64::NAN, 2.0];
+    /// let m = nanops::move_max(&a, 2, Some(1), -1)?;
+    /// assert_eq!(m, array![3.0, 3.0, 1.0, 2.0].into_dyn());
+    /// # Ok::<(), nanops::Error>(())
+    /// ```
+    window fn move_max, move_max_axis(window: usize, min_count: Option<usize>) -> E::Value
+        where E: QuantileElement = MoveExtremum::<true>::value(spec(window, min_count));
+
+    /// Moving position of the minimum, counted as bottleneck counts it:
+    /// back from the window's last position (0: the newest value, `window −
+    /// 1`: the oldest); of equal minima, the newest. In the result type (a
+    /// float: NaN where fewer than `min_count` non-NaN values).
+    ///
+    /// # Errors
+    /// As [`move_sum`].
+    ///
+    /// ```
+    /// use ndarray::array;
+    /// let a = array![1.0, 3.0, 1.0, 2.0];
+    /// let i: ndarray::ArrayD<f64> = nanops::move_argmin(&a, 3, None, -1)?;
+    /// assert!(i[1].is_nan());
+    /// assert_eq!((i[2], i[3]), (0.0, 1.0));
+    /// # Ok::<(), nanops::Error>(())
+    /// ```
+    window fn move_argmin, move_argmin_axis(window: usize, min_count: Option<usize>) -> E::Value
+        where E: QuantileElement = MoveExtremum::<false>::index(spec(window, min_count));
+
+    /// Moving position of the maximum, counted as [`move_argmin`]'s.
+    ///
+    /// # Errors
+    /// As [`move_sum`].
+    ///
+    /// ```
+    /// use ndarray::array;
+    /// let a = array![1.0, 3.0, 3.0, 2.0];
+    /// let i = nanops::move_argmax(&a, 3, None, -1)?;
+    /// assert_eq!((i[2], i[3]), (0.0, 1.0));
+    /// # Ok::<(), nanops::Error>(())
+    /// ```
+    window fn move_argmax, move_argmax_axis(window: usize, min_count: Option<usize>) -> E::Value
+        where E: QuantileElement = MoveExtremum::<true>::index(spec(window, min_count));
+
+    /// Forward fill: each NaN replaced by the last non-NaN value before it
+    /// along `axis`, if that is at most `limit` positions back (`None`: any
+    /// distance), as pandas' `ffill(limit=)` and bottleneck's `push(a, n)`;
+    /// the input's type, other values copied (integers and `bool` unchanged).
+    ///
+    /// # Errors
+    /// Axis errors.
+    ///
+    /// ```
+    /// use ndarray::array;
+    /// let a = array![f64::NAN, 1.0, f64::NAN, f64::NAN];
+    /// let f = nanops::ffill(&a, Some(1), -1)?;
+    /// assert!(f[0].is_nan() && f[3].is_nan());
+    /// assert_eq!((f[1], f[2]), (1.0, 1.0));
+    /// # Ok::<(), nanops::Error>(())
+    /// ```
+    window fn ffill, ffill_axis(limit: Option<usize>) -> E
+        where E: Element = Fill { limit, backward: false };
+
+    /// Backward fill: each NaN replaced by the first non-NaN value after it
+    /// along `axis`, if at most `limit` positions ahead (see [`ffill`]).
+    ///
+    /// # Errors
+    /// Axis errors.
+    ///
+    /// ```
+    /// use ndarray::array;
+    /// let a = array![f64::NAN, f64::NAN, 2.0];
+    /// assert_eq!(nanops::bfill(&a, None, 0)?, array![2.0, 2.0, 2.0].into_dyn());
+    /// # Ok::<(), nanops::Error>(())
+    /// ```
+    window fn bfill, bfill_axis(limit: Option<usize>) -> E
+        where E: Element = Fill { limit, backward: true };
 }

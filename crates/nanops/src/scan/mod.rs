@@ -1,15 +1,29 @@
-//! The scan family: results of the input's shape, computed along one axis
-//! (cumulative sums and products today; moving windows and fills next).
+//! The scan family: results of the input's shape, computed along one axis:
+//! cumulative sums and products, moving windows and fills.
 //!
-//! A function of this family is a [`Scanner`](scanner::Scanner): a running
+//! A cumulative function is a [`Scanner`](scanner::Scanner): a running
 //! value and the step that takes the next value into it. The driver
 //! ([`scan`]) plans the view along the axis (`layout::AlongPlan`), walks
 //! contiguous lanes or rows of lanes, and splits the lanes over threads.
+//!
+//! A moving window or a fill is a [`LaneKernel`](window::LaneKernel): it
+//! computes one whole contiguous lane at a time (the value leaving a window
+//! is read back from the lane). Its driver ([`run_lanes`]) plans the view
+//! the same way and copies strided lanes, and tiles of axis-0 lanes, into
+//! contiguous scratch.
 
 mod cumulative;
 mod driver;
+mod fill;
+mod moving;
 mod scanner;
+mod window;
+mod window_driver;
 
 pub(crate) use cumulative::{CumProd, CumSum};
 pub(crate) use driver::{scan, scan_flat};
+pub(crate) use fill::Fill;
+pub(crate) use moving::{MoveCount, MoveExtremum, MoveMean, MoveSum, MoveVar};
 pub(crate) use scanner::Scanner;
+pub(crate) use window::{LaneKernel, WindowSpec};
+pub(crate) use window_driver::run_lanes;
