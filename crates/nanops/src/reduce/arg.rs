@@ -1,6 +1,6 @@
 //! Argmin / argmax kernels: the first extremum and its position.
 
-use super::extremum::{better, lanes_extremum};
+use super::extremum::{better, lanes_extremum_in_registers};
 use super::reducer::{fold_tree, Reducer, LANES};
 use crate::element::Element;
 use crate::states::{beats, ArgExtremum, State};
@@ -31,7 +31,7 @@ pub(crate) fn arg_slice<E: Element, const MAX: bool>(xs: &[E]) -> Option<(E, usi
     }
     let mut win: Option<(E, usize)> = None;
     for (b, block) in xs.chunks(ARG_BLOCK).enumerate() {
-        let Some(m) = lanes_extremum::<E, MAX>(block) else {
+        let Some(m) = lanes_extremum_in_registers::<E, MAX>(block) else {
             continue;
         };
         if win.is_some_and(|(w, _)| !beats::<E, MAX>(m, w)) {

@@ -15,7 +15,8 @@ const EXT_LANES: usize = 2 * LANES;
 /// [`EXT_LANES`] lanes, each seeded with the first valid value: NaN never
 /// beats it, so the loop needs no validity flags. A tie keeps the earlier
 /// value within a lane and the lower lane across lanes (only `0.0` and
-/// `-0.0` can tell which).
+/// `-0.0` can tell which). The form `nanmin`/`nanmax` use; `nanargmin`/
+/// `nanargmax` use [`lanes_extremum_in_registers`], the same value.
 #[inline(always)]
 pub(crate) fn lanes_extremum<E: Element, const MAX: bool>(xs: &[E]) -> Option<E> {
     let first = first_valid(xs)?;
@@ -34,22 +35,57 @@ pub(crate) fn lanes_extremum<E: Element, const MAX: bool>(xs: &[E]) -> Option<E>
             };
         }
     }
-    // `best` is only ever indexed by constants, so it stays in registers.
-    // Indexing it by a remainder position (`best[i]`, `i < rem.len()`) made
-    // it a stack array stored on every chunk, at an offset that straddled
-    // two cache lines after the restructuring: those two stores took 59% of
-    // `nanargmax`'s samples (`perf annotate`, (100, 10000) along axis 1, 2
-    // threads: 0.15-0.19 ms, where the build before, whose slot was aligned,
-    // took 0.077-0.093 ms). Copying the lanes first kept the stores; padding
-    // the remainder into a whole chunk, or a constant-length loop testing
-    // `i < rem.len()`, slowed runs of 300 float32 values (nanmin over axes
-    // (0, 2) of (100, 200, 300): 1.14-1.26x the previous build).
-    //
-    // So the lanes fold first, in lane order (a tie keeps the lower lane),
-    // remembering the winner's lane; then the remainder value of lane `j`
-    // (the last value of that lane) wins when it beats the extremum, or ties
-    // it from a lower lane than the winner's (whose own best was then
-    // strictly worse): the value the lane-by-lane fold gives.
+    let rem = chunks.remainder();
+    for i in 0..rem.len() {
+        let x = rem[i];
+        if beats::<E, MAX>(x, best[i]) {
+            best[i] = x;
+        }
+    }
+    let mut m = best[0];
+    for b in best {
+        if beats::<E, MAX>(b, m) {
+            m = b;
+        }
+    }
+    Some(m)
+}
+
+/// [`lanes_extremum`]'s value, with the lanes indexed by constants only so
+/// that they stay in registers through the loop, for the long blocks of
+/// `arg_slice`.
+///
+/// In [`lanes_extremum`] the remainder loop indexes the lanes by position,
+/// which leaves them a stack array stored on every chunk. After the
+/// restructuring that slot straddled two cache lines in `arg_slice`: the
+/// two stores took 59% of `nanargmax`'s samples (`perf annotate`,
+/// (100, 10000) along axis 1, 2 threads: 0.15-0.19 ms, where the build
+/// before, whose slot was aligned, took 0.077-0.093 ms). This form fixes
+/// that (0.083-0.088 ms) but made runs of 300 values in `nanmin`/`nanmax`
+/// (axes (0, 2) of (100, 200, 300)) 1.3-1.8x slower, so those keep
+/// [`lanes_extremum`]. (Copying the lanes before the remainder loop kept
+/// the stores; padding the remainder into a whole chunk slowed short runs.)
+///
+/// The lanes fold first, in lane order (a tie keeps the lower lane),
+/// remembering the winner's lane; then the remainder value of lane `j` (the
+/// last value of that lane) wins when it beats the extremum, or ties it from
+/// a lower lane than the winner's (whose own best was then strictly worse).
+#[inline(always)]
+pub(crate) fn lanes_extremum_in_registers<E: Element, const MAX: bool>(xs: &[E]) -> Option<E> {
+    let first = first_valid(xs)?;
+    let xs = &xs[first..];
+    let mut best = [xs[0]; EXT_LANES];
+    let mut chunks = xs.chunks_exact(EXT_LANES);
+    for c in &mut chunks {
+        prefetch_ahead(c.as_ptr());
+        for i in 0..EXT_LANES {
+            best[i] = if beats::<E, MAX>(c[i], best[i]) {
+                c[i]
+            } else {
+                best[i]
+            };
+        }
+    }
     let mut m = best[0];
     let mut lane = 0;
     for i in 1..EXT_LANES {
@@ -177,7 +213,7 @@ statistics!(NanMin, NanMax);
 
 #[cfg(test)]
 mod tests {
-    use super::{lanes_extremum, EXT_LANES};
+    use super::{lanes_extremum, lanes_extremum_in_registers, EXT_LANES};
     use proptest::prelude::*;
 
     /// The definition `lanes_extremum` keeps: lane `i` holds the values at
@@ -209,16 +245,19 @@ mod tests {
         /// zero whose sign tells which lane won (and their negations for
         /// the minimum).
         #[test]
-        fn lanes_extremum_is_the_lane_by_lane_fold(
+        fn both_lane_extrema_are_the_lane_by_lane_fold(
             xs in prop::collection::vec(
                 prop::sample::select(vec![0.0, -0.0, -1.0, f64::NAN, -2.0]),
                 0..(4 * EXT_LANES + 3),
             )
         ) {
             let bits = |v: Option<f64>| v.map(f64::to_bits);
-            prop_assert_eq!(bits(lanes_extremum::<f64, true>(&xs)), bits(lane_by_lane::<true>(&xs)));
             let neg: Vec<f64> = xs.iter().map(|x| -x).collect();
-            prop_assert_eq!(bits(lanes_extremum::<f64, false>(&neg)), bits(lane_by_lane::<false>(&neg)));
+            let (max, min) = (lane_by_lane::<true>(&xs), lane_by_lane::<false>(&neg));
+            prop_assert_eq!(bits(lanes_extremum::<f64, true>(&xs)), bits(max));
+            prop_assert_eq!(bits(lanes_extremum::<f64, false>(&neg)), bits(min));
+            prop_assert_eq!(bits(lanes_extremum_in_registers::<f64, true>(&xs)), bits(max));
+            prop_assert_eq!(bits(lanes_extremum_in_registers::<f64, false>(&neg)), bits(min));
         }
     }
 }
