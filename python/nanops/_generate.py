@@ -21,7 +21,11 @@ a helper).  For ``nanmean`` it writes::
         try:
             return _general(a, axis, dtype, out, keepdims, where)
         except _Delegate:
-            return _fallback(a, axis=axis, dtype=dtype, out=out, keepdims=keepdims, where=where)
+            _kw = {}
+            if axis is not None:
+                _kw['axis'] = axis
+            ...                                  # one test per optional parameter
+            return _fallback(a, **_kw)
 
 ``inspect.getsource`` shows a generated function's source (it is registered
 in :mod:`linecache` under the file name ``<nanops.NAME>``).
@@ -274,15 +278,29 @@ def _source(row: Row, params: Mapping[str, inspect.Parameter], ns: dict[str, Any
         else:
             ns[f"_c{i}"] = const
             consts.append(f"_c{i}")
-    fallback_args = [
-        p.name if p.default is p.empty else f"{p.name}={p.name}" for p in params.values()
-    ]
+    required = [p.name for p in params.values() if p.default is p.empty]
     lines += [
         "try:",
         f"    return _general({', '.join([*consts, *params])})",
         "except _Delegate:",
-        f"    return _fallback({', '.join(fallback_args)})",
     ]
+    # The fallback gets only the arguments the caller gave (a parameter at
+    # its default, tested by identity, is left out): NumPy's dispatch hands
+    # a duck array's call on to the array's own function (dask's, sparse's),
+    # which need not take every keyword NumPy's function has.
+    optional = [p for p in params.values() if p.default is not p.empty]
+    if optional:
+        lines.append("    _kw = {}")
+    for i, p in enumerate(optional):
+        default = p.default
+        if default is NoValue or default is None or default is True or default is False:
+            literal = "NoValue" if default is NoValue else repr(default)
+        else:
+            literal = f"_d{i}"
+            ns[literal] = default
+        lines += [f"    if {p.name} is not {literal}:", f"        _kw[{p.name!r}] = {p.name}"]
+    call_args = [*required, "**_kw"] if optional else required
+    lines.append(f"    return _fallback({', '.join(call_args)})")
     return f"def {row.name}({row.signature}):\n" + "".join(f"    {ln}\n" for ln in lines)
 
 
@@ -292,7 +310,7 @@ def _check_names(row: Row, src: str, params: Mapping[str, inspect.Parameter], ns
     shadowed = [p for p in params if p.startswith("_") or p in ns]
     if shadowed:
         raise ValueError(f"{row.name}: parameter names {shadowed} are reserved")
-    known = {*params, "_r", "_value", "_flag", *ns, *dir(builtins)}
+    known = {*params, "_r", "_value", "_flag", "_kw", *ns, *dir(builtins)}
     unknown = {
         node.id
         for node in ast.walk(ast.parse(src))

@@ -26,7 +26,10 @@ call path):
     :mod:`~nanops._sums`, :mod:`~nanops._moments`, :mod:`~nanops._extrema`
     and :mod:`~nanops._order`; they warn with stack level 3.
 ``fallback`` (optional)
-    Called with the caller's arguments when the general path delegates;
+    Called with the arguments the caller gave (the required ones
+    positionally, the others by keyword where not identical to their
+    defaults, so that NumPy's dispatch hands a duck array's call on with
+    nothing its own function might refuse) when the general path delegates;
     by default NumPy's own function of the same name (captured at import).
     A function NumPy lacks names :data:`~nanops._generate.UNSUPPORTED`
     (NumPy's ``AxisError`` for a bad ``axis``, otherwise a ``TypeError``
