@@ -255,6 +255,12 @@ def reference(name: str, values: np.ndarray, args: tuple[Any, ...],
     if kind == "quantile" and values.dtype.kind in "iu":
         target = np.float64
     wide = values.astype(target, copy=True)
+    if kind in ("prod", "cumprod") and kwargs.get("dtype") is not None:
+        # a narrow dtype= makes NumPy's running product overflow (then
+        # inf * 0 = nan) where the exact product is finite or zero: nanops'
+        # products are exact in class, so the reference runs wide too
+        wide_kind = "c16" if np.dtype(kwargs["dtype"]).kind == "c" else "f8"
+        kwargs = {**kwargs, "dtype": np.result_type(kwargs["dtype"], wide_kind)}
     try:
         ref = quiet(getattr(np, name), wide, *args, **kwargs)
     except Exception:  # noqa: BLE001 - NumPy's float path can fail where its int path did not
