@@ -27,6 +27,7 @@ __all__ = [
     "Delegate",
     "as_ndarray",
     "kernel_input",
+    "strides_whole",
     "dispatch_free",
     "ufunc_axes",
     "tuple_axes",
@@ -143,11 +144,20 @@ def as_ndarray(a: object) -> np.ndarray:
 MAX_KERNEL_NDIM: Final = 32
 
 
+def strides_whole(arr: np.ndarray) -> bool:
+    """Whether every stride (along an axis longer than 1) is a whole number
+    of elements; NumPy allows others (a complex128 field of a structured
+    array is 24 bytes apart), which the primitives' views cannot express."""
+    size = arr.itemsize
+    return all(n <= 1 or s % size == 0 for n, s in zip(arr.shape, arr.strides))
+
+
 def kernel_input(arr: np.ndarray) -> np.ndarray:
     """``arr`` in a form the primitives accept, or :class:`Delegate`.
 
-    Byte-swapped arrays get a native-order copy and unaligned arrays an
-    aligned copy (documented copies on rare paths).  Object, string, void,
+    Byte-swapped arrays get a native-order copy, and unaligned arrays or
+    arrays with strides that are not whole elements an aligned contiguous
+    copy (documented copies on rare paths).  Object, string, void,
     datetime/timedelta and long double dtypes raise :class:`Delegate`, and
     so do arrays of more than :data:`MAX_KERNEL_NDIM` dimensions.
     """
@@ -155,7 +165,7 @@ def kernel_input(arr: np.ndarray) -> np.ndarray:
         raise Delegate
     dt = arr.dtype
     if dt in _KERNEL_DTYPES:
-        if arr.flags.aligned:
+        if arr.flags.aligned and strides_whole(arr):
             return arr
         return arr.copy()
     if dt.char in KERNEL_CHARS and dt.names is None and dt.subdtype is None:

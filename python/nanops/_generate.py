@@ -46,6 +46,7 @@ import numpy as np
 from numpy.lib.array_utils import normalize_axis_tuple
 
 from ._args import Delegate, NoValue, warn
+from .states import NAMES as STATE_NAMES
 
 __all__ = ["Row", "Fast", "General", "Warn", "GENERAL_PATH", "UNSUPPORTED", "build"]
 
@@ -215,6 +216,24 @@ def _unsupported(name: str, params: Mapping[str, inspect.Parameter]) -> Callable
     return fallback
 
 
+def _dask_first(name: str, fallback: Callable[..., Any]) -> Callable[..., Any]:
+    """``fallback``, except that a dask array called with arguments
+    :func:`nanops.dask.route` takes gets nanops' lazy reduction
+    (:mod:`nanops.dask`, imported on the first such call)."""
+
+    def routed(a: Any, *args: Any, **kwargs: Any) -> Any:
+        if not args and type(a).__module__.partition(".")[0] == "dask":
+            from . import dask as nanops_dask
+
+            result = nanops_dask.route(name, a, kwargs)
+            if result is not NotImplemented:
+                return result
+        return fallback(a, *args, **kwargs)
+
+    routed.__qualname__ = routed.__name__ = f"{name}_fallback"
+    return routed
+
+
 def _parameters(signature: str) -> Mapping[str, inspect.Parameter]:
     """The parameters of ``def f(<signature>)``."""
     scratch: dict[str, Any] = {"NoValue": NoValue}
@@ -333,6 +352,8 @@ def build(row: Row, module: str) -> Callable[..., Any]:
         fallback = _unsupported(row.name, params)
     else:
         fallback = row.fallback or _numpy_original(row.name, module)
+    if row.name in STATE_NAMES:
+        fallback = _dask_first(row.name, fallback)
     ns: dict[str, Any] = {
         "__name__": module,
         "NoValue": NoValue,

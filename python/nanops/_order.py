@@ -32,6 +32,7 @@ from ._args import (
     kept_shape,
     kernel_input,
     out_shape,
+    strides_whole,
     tuple_axes,
     warn,
     with_dtype,
@@ -145,7 +146,10 @@ def _weights_array(weights: Any, x: np.ndarray, axis: Any, method: Any) -> np.nd
         )
     if np.any(wa < 0):
         raise ValueError("Weights must be non-negative.")
-    return np.broadcast_to(wa.astype(F64, copy=False), x.shape)
+    wa = wa.astype(F64, copy=False)
+    if not (wa.flags.aligned and strides_whole(wa)):
+        wa = wa.copy()
+    return np.broadcast_to(wa, x.shape)
 
 
 def _check_weight_sums(

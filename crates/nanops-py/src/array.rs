@@ -28,6 +28,21 @@ pub fn check_ndim(ndim: usize) -> PyResult<()> {
     Ok(())
 }
 
+/// Whether every stride of `a` (along an axis longer than 1) is a whole
+/// number of elements: NumPy allows others (a `complex128` field of a
+/// structured array is 24 bytes apart, a multiple of its 8-byte alignment
+/// only), which an `ndarray` view cannot express (the `numpy` crate divides
+/// the byte strides by the item size, and the view would read the wrong
+/// values).
+pub fn strides_whole(a: &Bound<'_, PyUntypedArray>) -> bool {
+    let size = a.dtype().itemsize() as isize;
+    size > 0
+        && a.shape()
+            .iter()
+            .zip(a.strides())
+            .all(|(&n, &s)| n <= 1 || s % size == 0)
+}
+
 /// The element types the bindings accept (NumPy dtype ↔ Rust type).
 pub trait PyElement: nanops::Element + numpy::Element {}
 impl<T: nanops::Element + numpy::Element> PyElement for T {}
@@ -83,12 +98,19 @@ macro_rules! dtype_table {
             /// Borrows `a` as the variant of its dtype; `TypeError` for a
             /// dtype nanops does not compute on (object, strings, datetime,
             /// long double, byte-swapped), `ValueError` beyond
-            /// [`MAX_NDIM`] dimensions.
+            /// [`MAX_NDIM`] dimensions or for strides that are not whole
+            /// elements ([`strides_whole`]).
             pub fn borrow(a: &Bound<'py, PyUntypedArray>) -> PyResult<Self> {
                 let dt = a.dtype();
                 $(
                     if dt.is_equiv_to(&numpy::dtype::<$t>(a.py())) {
                         check_ndim(a.ndim())?;
+                        if !strides_whole(a) {
+                            return Err(PyValueError::new_err(
+                                "nanops' primitives take arrays whose strides are whole \
+                                 elements (the Python layer copies the others)",
+                            ));
+                        }
                         return Ok(AnyArray::$variant(borrow::<$t>(a)?));
                     }
                 )*

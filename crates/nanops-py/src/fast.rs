@@ -9,7 +9,7 @@
 //! checks cost a few attribute reads here instead of a dozen Python
 //! operations, which is most of a 1,000-element call.
 
-use crate::array::{with_array, PyElement, MAX_NDIM};
+use crate::array::{strides_whole, with_array, PyElement, MAX_NDIM};
 use crate::compute::{compute, flagged, indices, numpy_scalar, pair, to_py, values, Out};
 use crate::errors::KEEP_GIL_BELOW;
 use crate::quantile::{quantile_values, Request};
@@ -109,7 +109,7 @@ fn fast_input<'py>(
         return None;
     }
     let arr = a.cast::<PyUntypedArray>().ok()?;
-    if arr.ndim() > MAX_NDIM || !arr.is_aligned() || !dtype_fits(arr, want) {
+    if arr.ndim() > MAX_NDIM || !arr.is_aligned() || !strides_whole(arr) || !dtype_fits(arr, want) {
         return None;
     }
     let axis = fast_axis(axis, arr.ndim()).ok()?;
