@@ -216,16 +216,20 @@ def _unsupported(name: str, params: Mapping[str, inspect.Parameter]) -> Callable
     return fallback
 
 
+#: The fills, which :mod:`nanops.dask` computes on dask arrays.
+_FILLS: Final = frozenset({"ffill", "bfill", "push"})
+
+
 def _dask_first(name: str, fallback: Callable[..., Any]) -> Callable[..., Any]:
     """``fallback``, except that a dask array called with arguments
-    :func:`nanops.dask.route` takes gets nanops' lazy reduction
+    :func:`nanops.dask.route` takes gets nanops' lazy computation
     (:mod:`nanops.dask`, imported on the first such call)."""
 
     def routed(a: Any, *args: Any, **kwargs: Any) -> Any:
-        if not args and type(a).__module__.partition(".")[0] == "dask":
+        if type(a).__module__.partition(".")[0] == "dask":
             from . import dask as nanops_dask
 
-            result = nanops_dask.route(name, a, kwargs)
+            result = nanops_dask.route(name, a, args, kwargs)
             if result is not NotImplemented:
                 return result
         return fallback(a, *args, **kwargs)
@@ -352,7 +356,7 @@ def build(row: Row, module: str) -> Callable[..., Any]:
         fallback = _unsupported(row.name, params)
     else:
         fallback = row.fallback or _numpy_original(row.name, module)
-    if row.name in STATE_NAMES:
+    if row.name in STATE_NAMES or row.name.startswith("move_") or row.name in _FILLS:
         fallback = _dask_first(row.name, fallback)
     ns: dict[str, Any] = {
         "__name__": module,

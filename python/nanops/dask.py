@@ -32,7 +32,7 @@ from typing import Any, Final
 
 import dask.array as da
 import numpy as np
-from numpy.lib.array_utils import normalize_axis_tuple
+from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
 
 from . import states
 
@@ -40,6 +40,9 @@ __all__ = [
     "NAMES",
     "reduce",
     "route",
+    "moving",
+    "fill",
+    "push",
     "nansum",
     "nanprod",
     "nancount",
@@ -119,10 +122,20 @@ def reduce(name: str, a: da.Array, axis: Any = None, dtype: Any = None,
     )
 
 
-def route(name: str, a: Any, kwargs: dict[str, Any]) -> Any:
-    """``reduce(name, a, **kwargs)`` when ``a`` is a dask array and every
-    argument is one :func:`reduce` takes; ``NotImplemented`` otherwise."""
-    if not isinstance(a, da.Array) or name not in NAMES:
+def route(name: str, a: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    """nanops' lazy computation of ``nanops.<name>(a, *args, **kwargs)`` for
+    the dask array ``a`` where there is one (the reductions of
+    :data:`NAMES` with the arguments :func:`reduce` takes, the moving
+    windows, the fills); ``NotImplemented`` otherwise."""
+    if not isinstance(a, da.Array):
+        return NotImplemented
+    if name.startswith("move_"):
+        return moving(name, a, *args, **kwargs)
+    if name in ("ffill", "bfill"):
+        return fill(name, a, *args, **kwargs)
+    if name == "push":
+        return push(a, *args, **kwargs)
+    if name not in NAMES or args:
         return NotImplemented
     allowed = {"axis", "keepdims"}
     if name in _TAKES_DTYPE:
@@ -183,3 +196,139 @@ def nanmax(a: da.Array, axis: Any = None, keepdims: bool = False,
            split_every: Any = None) -> da.Array:
     """:func:`nanops.nanmax` of a dask array, lazily (see :func:`reduce`)."""
     return reduce("nanmax", a, axis, None, keepdims, split_every=split_every)
+
+
+# --- moving windows and fills ---------------------------------------------
+
+
+def _probe(name: str, a: da.Array, axis: Any, length: int, *args: Any,
+           **kwargs: Any) -> tuple[int, np.dtype]:
+    """The axis (normalised) and result dtype of ``nanops.<name>`` on ``a``,
+    and its errors for bad arguments, from a call on a small stand-in lane
+    of ``length`` values (at most the axis length) of ``a``'s dtype."""
+    import nanops
+
+    if not isinstance(axis, (int, np.integer)) or isinstance(axis, (bool, np.bool_)):
+        raise TypeError(f"axis must be an integer, got {axis!r}")
+    axis = normalize_axis_index(int(axis), a.ndim)
+    lane = np.zeros((min(length, a.shape[axis]),), a.dtype)
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore", RuntimeWarning)
+        result = getattr(nanops, name)(lane, *args, axis=0, **kwargs)
+    if np.shape(result) != lane.shape:
+        raise TypeError(f"nanops.dask.{name} keeps the input's shape only (a scalar q)")
+    return axis, np.asarray(result).dtype
+
+
+def _overlapped(func: Any, a: da.Array, axis: int, before: int, after: int,
+                dtype: np.dtype) -> da.Array:
+    """``func`` over each block of ``a`` with ``before``/``after`` values of
+    its neighbours along ``axis`` (rechunked so that every block has as many),
+    trimmed back to the block."""
+    most = max(a.shape[axis] - 1, 0)  # more than the array holds changes nothing
+    before, after = min(before, most), min(after, most)
+    if before == after == 0:
+        return da.map_blocks(func, a, dtype=dtype, meta=np.empty((0,) * a.ndim, dtype))
+    depth = {i: (before, after) if i == axis else (0, 0) for i in range(a.ndim)}
+    return da.map_overlap(func, a, depth=depth, boundary="none", trim=True, dtype=dtype,
+                          meta=np.empty((0,) * a.ndim, dtype), allow_rechunk=True)
+
+
+def moving(name: str, a: da.Array, window: Any, *args: Any, axis: Any = -1,
+           **kwargs: Any) -> da.Array:
+    """``nanops.<name>(a, window, ..., axis=axis)`` (a ``move_*`` function)
+    of the dask array ``a``, lazily: each block with the ``window - 1``
+    values before it along ``axis`` (:func:`dask.array.map_overlap`), so
+    every window position sees its whole window; the same values as nanops
+    on the computed array.
+
+    >>> import numpy as np, dask.array as da
+    >>> moving("move_sum", da.arange(6.0, chunks=2), 3).compute()
+    array([nan, nan,  3.,  6.,  9., 12.])
+    """
+    import nanops
+
+    if not name.startswith("move_") or not hasattr(nanops, name):
+        raise ValueError(f"nanops has no moving-window function {name!r}")
+    axis, dtype = _probe(name, a, axis, int(window) if np.ndim(window) == 0 else 1, window,
+                         *args, **kwargs)
+    fn = functools.partial(_moving_block, getattr(nanops, name), window, args, axis, kwargs)
+    return _overlapped(fn, a, axis, int(window) - 1, 0, dtype)
+
+
+def _moving_block(fn: Any, window: int, args: tuple[Any, ...], axis: int,
+                  kwargs: dict[str, Any], block: np.ndarray) -> np.ndarray:
+    """``fn(block, window, *args, axis=axis, **kwargs)``; a block shorter than
+    the window (the array's first, which has nothing before it) is computed
+    behind ``window - 1`` NaN, which no ``move_*`` function counts: the
+    positions it lacks are missing either way."""
+    short = window - block.shape[axis]
+    if short <= 0:
+        return fn(block, window, *args, axis=axis, **kwargs)  # type: ignore[no-any-return]
+    if block.dtype.kind not in "fc":
+        block = block.astype(np.float64)  # integers and bools give float64 anyway
+    pad = [(short, 0) if i == axis else (0, 0) for i in range(block.ndim)]
+    padded = np.pad(block, pad, constant_values=np.nan)
+    out = fn(padded, window, *args, axis=axis, **kwargs)
+    keep = tuple(slice(short, None) if i == axis else slice(None) for i in range(block.ndim))
+    return out[keep]  # type: ignore[no-any-return]
+
+
+def _ffill_block(block: np.ndarray, axis: int, dtype: Any = None, **_: Any) -> np.ndarray:
+    import nanops
+
+    return nanops.ffill(block, axis=axis)  # type: ignore[no-any-return]
+
+
+def _fill_with_last(previous: np.ndarray, current: np.ndarray) -> np.ndarray:
+    # within a forward-filled block only a leading run is still NaN
+    return np.where(np.isnan(current), previous, current)
+
+
+def fill(name: str, a: da.Array, *, limit: Any = None, axis: Any = -1) -> da.Array:
+    """``nanops.ffill``/``nanops.bfill`` of the dask array ``a``, lazily,
+    across chunk borders: with a ``limit``, each block sees the ``limit``
+    values before (after) it; without, a sequential scan carries the last
+    value of each block into the next (:func:`dask.array.reductions.cumreduction`).
+
+    >>> import numpy as np, dask.array as da
+    >>> x = da.from_array(np.array([1.0, np.nan, np.nan, np.nan, 5.0]), chunks=2)
+    >>> fill("ffill", x).compute()
+    array([1., 1., 1., 1., 5.])
+    >>> fill("bfill", x, limit=1).compute()
+    array([ 1., nan, nan,  5.,  5.])
+    """
+    import nanops
+
+    if name not in ("ffill", "bfill"):
+        raise ValueError(f"fill takes 'ffill' or 'bfill', not {name!r}")
+    axis, dtype = _probe(name, a, axis, 1, limit=limit)
+    if a.dtype.kind not in "fc":
+        return a.copy()  # nothing is missing: kept as nanops keeps it
+    if limit is not None:
+        fn = functools.partial(getattr(nanops, name), limit=limit, axis=axis)
+        before, after = (limit, 0) if name == "ffill" else (0, limit)
+        return _overlapped(fn, a, axis, before, after, dtype)
+    flip = tuple(slice(None, None, -1) if i == axis else slice(None) for i in range(a.ndim))
+    x = a if name == "ffill" else a[flip]
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore", RuntimeWarning)
+        filled = da.reductions.cumreduction(
+            func=_ffill_block, binop=_fill_with_last, ident=np.nan, x=x, axis=axis,
+            dtype=dtype,
+        )
+    return filled if name == "ffill" else filled[flip]
+
+
+def push(a: da.Array, n: Any = None, axis: Any = -1) -> da.Array:
+    """bottleneck's ``push`` (``nanops.push``) of the dask array ``a``: a
+    forward fill of at most ``n`` positions (all when None), lazily.
+
+    >>> import numpy as np, dask.array as da
+    >>> push(da.from_array(np.array([1.0, np.nan, np.nan]), chunks=1), 1).compute()
+    array([ 1.,  1., nan])
+    """
+    import nanops
+
+    nanops.push(np.zeros((1,), a.dtype), n, axis=0)  # bottleneck's errors for a bad n
+    return fill("ffill", a, limit=n, axis=axis)

@@ -224,3 +224,70 @@ def test_a_worker_killed_mid_reduction_changes_nothing(cluster_client: Any) -> N
     want = _call(nanops.nanvar, values, axis=0, ddof=1)
     np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12, equal_nan=True)
     assert not future.status == "error"
+
+
+# --- moving windows and fills (issue H, part 5) ----------------------------
+
+MOVING = sorted(n for n in nanops.__all__ if n.startswith("move_") and n != "move_quantile")
+# sums, means and variances are rebuilt from each block's start: rounding only
+ROUNDED = {"move_sum", "move_mean", "move_var", "move_std"}
+
+
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(data=st.data())
+def test_moving_windows_on_dask_equal_nanops(data: st.DataObject) -> None:
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1), label="seed"))
+    name = data.draw(st.sampled_from(MOVING), label="name")
+    dtype = data.draw(st.sampled_from(["f8", "f4", "i4"]), label="dtype")
+    ndim = data.draw(st.integers(1, 2), label="ndim")
+    shape = tuple(data.draw(st.lists(st.integers(1, 12), min_size=ndim, max_size=ndim)))
+    values = _values(rng, shape, dtype)
+    x = da.from_array(values, chunks=_chunks(data.draw, shape))
+    axis = data.draw(st.integers(-ndim, ndim - 1), label="axis")
+    window = data.draw(st.integers(1, shape[axis]), label="window")
+    min_count = data.draw(st.one_of(st.none(), st.integers(1, window)), label="min_count")
+    lazy = nanops.__dict__[name](x, window, min_count, axis=axis)
+    assert isinstance(lazy, da.Array)
+    got = _call(lazy.compute)
+    want = _call(getattr(nanops, name), values, window, min_count, axis=axis)
+    assert got.dtype == want.dtype == lazy.dtype and got.shape == want.shape
+    if name in ROUNDED:
+        eps = float(np.finfo(want.dtype).eps)
+        scale = float(np.nanmax(np.abs(values.astype(np.float64)), initial=1.0))
+        atol = 16 * eps * scale * (scale if name == "move_var" else 1.0) * window
+        np.testing.assert_allclose(got, want, atol=atol, rtol=16 * eps, equal_nan=True)
+        np.testing.assert_array_equal(np.isnan(got), np.isnan(want))
+    else:
+        np.testing.assert_array_equal(got, want)
+
+
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(data=st.data())
+def test_fills_cross_chunk_borders(data: st.DataObject) -> None:
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1), label="seed"))
+    shape = tuple(data.draw(st.lists(st.integers(1, 12), min_size=1, max_size=2)))
+    values = rng.standard_normal(shape)
+    values[rng.random(shape) < data.draw(st.sampled_from([0.3, 0.7, 0.95]))] = np.nan
+    x = da.from_array(values, chunks=_chunks(data.draw, shape))
+    axis = data.draw(st.integers(-len(shape), len(shape) - 1), label="axis")
+    limit = data.draw(st.one_of(st.none(), st.integers(1, 14)), label="limit")
+    for name in ("ffill", "bfill"):
+        got = getattr(nanops, name)(x, limit=limit, axis=axis)
+        assert isinstance(got, da.Array)
+        np.testing.assert_array_equal(got.compute(),
+                                      getattr(nanops, name)(values, limit=limit, axis=axis))
+    np.testing.assert_array_equal(nanops.push(x, limit, axis).compute(),
+                                  nanops.push(values, limit, axis))
+
+
+def test_moving_errors_on_dask_are_nanops_errors() -> None:
+    x = da.from_array(np.arange(10.0), chunks=3)
+    with pytest.raises(ValueError, match="Moving window"):
+        nanops.move_mean(x, 11)
+    with pytest.raises(ValueError):
+        nanops.move_mean(x, 3, min_count=4)
+    with pytest.raises(np.exceptions.AxisError):
+        nanops.move_sum(x, 2, axis=1)
+    np.testing.assert_array_equal(nanops.ffill(da.arange(4, chunks=2)).compute(), np.arange(4))
