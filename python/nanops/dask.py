@@ -51,13 +51,18 @@ __all__ = [
     "nanstd",
     "nanmin",
     "nanmax",
+    "nanskew",
+    "nankurt",
 ]
 
 #: The functions computed here (the reductions with partial states).
 NAMES: Final = states.NAMES
 
-_TAKES_DTYPE: Final = frozenset({"nansum", "nanprod", "nanmean", "nanvar", "nanstd"})
+_TAKES_DTYPE: Final = frozenset(
+    {"nansum", "nanprod", "nanmean", "nanvar", "nanstd", "nanskew", "nankurt"}
+)
 _TAKES_DDOF: Final = frozenset({"nanvar", "nanstd"})
+_TAKES_BIAS: Final = frozenset({"nanskew", "nankurt"})
 
 
 def _result_dtype(name: str, dtype: Any, kwargs: dict[str, Any]) -> np.dtype:
@@ -79,19 +84,20 @@ def _combine(name: str, x: np.ndarray, axis: tuple[int, ...], keepdims: bool = T
     return states.merge(name, x, axis)
 
 
-def _aggregate(name: str, result_dtype: np.dtype, ddof: float, x: np.ndarray,
+def _aggregate(name: str, result_dtype: np.dtype, options: dict[str, Any], x: np.ndarray,
                axis: tuple[int, ...], keepdims: bool = False, **_: Any) -> Any:
     merged = states.merge(name, x, axis)
     value = states.finish(name, merged, axis=axis, keepdims=keepdims, dtype=result_dtype,
-                          ddof=ddof)
+                          **options)
     return np.asarray(value)
 
 
 def reduce(name: str, a: da.Array, axis: Any = None, dtype: Any = None,
-           keepdims: bool = False, ddof: float = 0, split_every: Any = None) -> da.Array:
-    """``nanops.<name>(a, axis, dtype=dtype, keepdims=keepdims[, ddof=ddof])``
-    of the dask array ``a``, lazily; ``split_every`` as in
-    :func:`dask.array.reduction`.
+           keepdims: bool = False, ddof: float = 0, split_every: Any = None, *,
+           bias: bool = True, fisher: bool = True) -> da.Array:
+    """``nanops.<name>(a, axis, dtype=dtype, keepdims=keepdims[, ddof=ddof]
+    [, bias=bias][, fisher=fisher])`` of the dask array ``a``, lazily;
+    ``split_every`` as in :func:`dask.array.reduction`.
 
     >>> import numpy as np, dask.array as da
     >>> reduce("nansum", da.ones((4, 4), chunks=2), axis=1).compute()
@@ -105,12 +111,17 @@ def reduce(name: str, a: da.Array, axis: Any = None, dtype: Any = None,
         kwargs["dtype"] = dtype
     if name in _TAKES_DDOF:
         kwargs["ddof"] = ddof
+    if name in _TAKES_BIAS:
+        kwargs["bias"] = bias
+    if name == "nankurt":
+        kwargs["fisher"] = fisher
     result_dtype = _result_dtype(name, a.dtype, kwargs)
+    options = {k: v for k, v in kwargs.items() if k != "dtype"}
     return da.reduction(
         a,
         chunk=functools.partial(_chunk, name),
         combine=functools.partial(_combine, name),
-        aggregate=functools.partial(_aggregate, name, result_dtype, ddof),
+        aggregate=functools.partial(_aggregate, name, result_dtype, options),
         axis=axes,
         keepdims=bool(keepdims),
         # the chunks and the tree carry states; `meta` gives the result's dtype
@@ -142,10 +153,14 @@ def route(name: str, a: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> A
         allowed.add("dtype")
     if name in _TAKES_DDOF:
         allowed.add("ddof")
+    if name in _TAKES_BIAS:
+        allowed.add("bias")
+    if name == "nankurt":
+        allowed.add("fisher")
     if not set(kwargs) <= allowed:
         return NotImplemented
-    keepdims = kwargs.get("keepdims", False)
-    if type(keepdims) not in (bool, np.bool_):
+    if any(type(kwargs.get(k, False)) not in (bool, np.bool_)
+           for k in ("keepdims", "bias", "fisher")):
         return NotImplemented
     return reduce(name, a, **kwargs)
 
@@ -196,6 +211,19 @@ def nanmax(a: da.Array, axis: Any = None, keepdims: bool = False,
            split_every: Any = None) -> da.Array:
     """:func:`nanops.nanmax` of a dask array, lazily (see :func:`reduce`)."""
     return reduce("nanmax", a, axis, None, keepdims, split_every=split_every)
+
+
+def nanskew(a: da.Array, axis: Any = None, dtype: Any = None, keepdims: bool = False,
+            split_every: Any = None, *, bias: bool = True) -> da.Array:
+    """:func:`nanops.nanskew` of a dask array, lazily (see :func:`reduce`)."""
+    return reduce("nanskew", a, axis, dtype, keepdims, split_every=split_every, bias=bias)
+
+
+def nankurt(a: da.Array, axis: Any = None, dtype: Any = None, keepdims: bool = False,
+            split_every: Any = None, *, bias: bool = True, fisher: bool = True) -> da.Array:
+    """:func:`nanops.nankurt` of a dask array, lazily (see :func:`reduce`)."""
+    return reduce("nankurt", a, axis, dtype, keepdims, split_every=split_every, bias=bias,
+                  fisher=fisher)
 
 
 # --- moving windows and fills ---------------------------------------------

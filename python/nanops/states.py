@@ -26,6 +26,9 @@ cutting it into pieces.  The fields are
                    Chan et al.'s pairwise update)
 ``nanmin``,        ``value`` (the input dtype; NaN for a piece with no
 ``nanmax``         value)
+``nanskew``,       ``n``, ``mean``, ``m2``, ``m3``, ``m4`` (float64: sums of
+``nankurt``        the 2nd-4th powers of the deviations; merged with
+                   Pébay's pairwise update; real input only)
 =================  ====================================================
 
 Examples
@@ -54,7 +57,18 @@ from numpy.lib.array_utils import normalize_axis_tuple
 __all__ = ["NAMES", "partial", "merge", "finish", "state_dtype"]
 
 #: The reductions that have partial states.
-NAMES: Final = ("nansum", "nanprod", "nancount", "nanmean", "nanvar", "nanstd", "nanmin", "nanmax")
+NAMES: Final = (
+    "nansum",
+    "nanprod",
+    "nancount",
+    "nanmean",
+    "nanvar",
+    "nanstd",
+    "nanmin",
+    "nanmax",
+    "nanskew",
+    "nankurt",
+)
 
 
 def _accumulator(dtype: np.dtype, name: str) -> np.dtype:
@@ -83,10 +97,15 @@ def state_dtype(name: str, dtype: Any) -> np.dtype:
         "nanstd": [("n", np.int64), ("mean", acc), ("m2", np.float64)],
         "nanmin": [("value", dtype)],
         "nanmax": [("value", dtype)],
+        "nanskew": _HIGHER,
+        "nankurt": _HIGHER,
     }
     if name not in fields:
         raise ValueError(f"no partial states for {name!r}; known: {', '.join(NAMES)}")
     return np.dtype(fields[name])
+
+
+_HIGHER: Final = [(f, np.float64) for f in ("n", "mean", "m2", "m3", "m4")]
 
 
 def _axes(axis: Any, ndim: int) -> tuple[int, ...]:
@@ -128,6 +147,8 @@ def partial(name: str, a: Any, axis: Any = None) -> np.ndarray:
             var = _nanops("nanvar")(a, axes, dtype=acc, keepdims=True)
             out["mean"] = np.where(n > 0, mean, 0)
             out["m2"] = np.where(n > 0, np.real(var) * n, 0.0)
+        if name in ("nanskew", "nankurt"):
+            _higher_partial(a, axes, out)
         if name in ("nanmin", "nanmax"):
             if a.size == 0:
                 out["value"] = np.nan if a.dtype.kind in "fc" else 0
@@ -168,6 +189,8 @@ def merge(name: str, states: np.ndarray, axis: Any = None) -> np.ndarray:
             out["n"] = n
             out["mean"] = mean
             out["m2"] = _nanops("nansum")(states["m2"] + spread, axes, keepdims=True)
+        elif name in ("nanskew", "nankurt"):
+            _higher_merge(states, axes, out)
         elif name in ("nanmin", "nanmax"):
             if states.size == 0:
                 out["value"] = np.nan if states.dtype["value"].kind in "fc" else 0
@@ -186,11 +209,14 @@ def finish(
     keepdims: bool = True,
     dtype: Any = None,
     ddof: float = 0,
+    bias: bool = True,
+    fisher: bool = True,
 ) -> Any:
     """The result of ``name`` from merged ``states``; ``axis`` names the
     merged axes (dropped unless ``keepdims``), ``dtype`` the result dtype
     (by default the accumulator's: float64, complex128, int64), ``ddof``
-    the delta degrees of freedom of ``nanvar``/``nanstd``.  Warns as NumPy
+    the delta degrees of freedom of ``nanvar``/``nanstd``, ``bias`` and
+    ``fisher`` those of ``nanskew``/``nankurt``.  Warns as NumPy
     does for an empty slice.
 
     >>> finish("nanmean", partial("nanmean", [[1.0, 2.0], [np.nan, 4.0]], axis=0), axis=0,
@@ -216,6 +242,8 @@ def finish(
                 warnings.warn("Degrees of freedom <= 0 for slice.", RuntimeWarning, stacklevel=2)
             if name == "nanstd":
                 value = np.sqrt(value)
+        elif name in ("nanskew", "nankurt"):
+            value = _higher_finish(name, states, bias, fisher, dtype)
         elif name in ("nanmin", "nanmax"):
             value = states["value"]
             if value.dtype.kind in "fc" and np.any(np.isnan(value)):
@@ -229,3 +257,78 @@ def finish(
         if value.ndim == 0:
             value = value[()]
     return value
+
+
+# --- skewness and kurtosis: (n, mean, M2, M3, M4) --------------------------
+
+
+def _higher_partial(a: np.ndarray, axes: tuple[int, ...], out: np.ndarray) -> None:
+    """Fills ``out`` with the moments of ``a`` over ``axes`` in float64: the
+    mean by nanops, then nanops' sums of the deviations' powers."""
+    if a.dtype.kind == "c":
+        raise TypeError("nanskew/nankurt take real input only")
+    x = a.astype(np.float64, copy=False)
+    n = _nanops("nancount")(x, axes, keepdims=True).astype(np.float64)
+    mean = np.where(n > 0, _nanops("nanmean")(x, axes, keepdims=True), 0.0)
+    d = x - mean
+    d2 = d * d
+    out["n"] = n
+    out["mean"] = mean
+    out["m2"] = _nanops("nansum")(d2, axes, keepdims=True)
+    out["m3"] = _nanops("nansum")(d2 * d, axes, keepdims=True)
+    out["m4"] = _nanops("nansum")(d2 * d2, axes, keepdims=True)
+
+
+def _higher_merge(states: np.ndarray, axes: tuple[int, ...], out: np.ndarray) -> None:
+    """Folds ``states`` along ``axes`` into ``out`` (Pébay 2008, pairwise)."""
+    rest = [i for i in range(states.ndim) if i not in axes]
+    moved = np.moveaxis(states, list(axes), list(range(states.ndim - len(axes), states.ndim)))
+    flat: np.ndarray[Any, Any] = moved.reshape(moved.shape[: len(rest)] + (-1,))
+    n, mean, m2, m3, m4 = [np.zeros(flat.shape[:-1]) for _ in range(5)]
+    for j in range(flat.shape[-1]):
+        b = flat[..., j]
+        nb = b["n"]
+        total = n + nb
+        safe = np.where(total > 0, total, 1.0)
+        delta = b["mean"] - mean
+        na_nb = n * nb
+        m4 = (m4 + b["m4"] + delta**4 * na_nb * (n * n - na_nb + nb * nb) / safe**3
+              + 6 * delta**2 * (n * n * b["m2"] + nb * nb * m2) / safe**2
+              + 4 * delta * (n * b["m3"] - nb * m3) / safe)
+        m3 = (m3 + b["m3"] + delta**3 * na_nb * (n - nb) / safe**2
+              + 3 * delta * (n * b["m2"] - nb * m2) / safe)
+        m2 = m2 + b["m2"] + delta**2 * na_nb / safe
+        mean = np.where(total > 0, mean + delta * nb / safe, 0.0)
+        n = total
+    # the kept dimensions are `rest` in their order: out's shape with 1s added
+    for field, value in zip(("n", "mean", "m2", "m3", "m4"), (n, mean, m2, m3, m4)):
+        out[field] = value.reshape(out.shape)
+
+
+def _higher_finish(name: str, states: np.ndarray, bias: bool, fisher: bool,
+                   dtype: Any) -> np.ndarray:
+    """scipy's skewness/kurtosis from the moments, as nanops computes them:
+    NaN without values, and where ``m2 <= (eps · mean)²`` with ``eps`` that
+    of the result dtype (scipy's rule for nearly constant data)."""
+    n = states["n"]
+    safe = np.where(n > 0, n, 1.0)
+    m2, m3, m4 = states["m2"] / safe, states["m3"] / safe, states["m4"] / safe
+    eps = np.finfo(dtype if dtype is not None and np.dtype(dtype).kind == "f"
+                   else np.float64).eps
+    scale = eps * states["mean"]
+    defined = (n > 0) & (m2 > scale * scale) & np.isfinite(m2)
+    m2 = np.where(defined, m2, 1.0)
+    if name == "nanskew":
+        value = m3 / (m2 * np.sqrt(m2))
+        adjust = (not bias) & (n > 2)
+        nn = np.where(adjust, n, 3.0)
+        value = np.where(adjust, value * np.sqrt(nn * (nn - 1)) / (nn - 2), value)
+    else:
+        g2 = m4 / (m2 * m2)
+        adjust = (not bias) & (n > 3)
+        nn = np.where(adjust, n, 4.0)
+        n1 = nn - 1
+        value = np.where(adjust, ((nn + 1) * g2 - 3 * n1) * n1 / ((nn - 2) * (nn - 3)), g2 - 3)
+        if not fisher:
+            value = value + 3
+    return np.where(defined, value, np.nan)
