@@ -1,0 +1,114 @@
+"""Time nanops' lazy dask reductions against dask's own on a LocalCluster.
+
+A float32 (time, lat, lon) cube with 10% NaN is generated on the cluster's
+workers (``dask.array.random``), persisted in their memory, and reduced over
+time (``axis=0``) and over everything (``axis=None``) by ``nanops.<name>``
+(nanops' kernels per chunk, partial states merged up the tree) and by
+``dask.array.<name>`` (NumPy per chunk). Rounds are interleaved; a case
+reports the fastest round of each and the peak memory of the workers during
+its rounds (``distributed.diagnostics.MemorySampler``).
+
+    python3 benches/dask_cluster.py                     # (730, 361, 400): 0.4 GB
+    python3 benches/dask_cluster.py --shape 3650,721,800 --write   # the issue's 8 GB
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import time
+import warnings
+from collections.abc import Callable
+from pathlib import Path
+
+import dask
+import dask.array as da
+import distributed
+import numpy as np
+from distributed.diagnostics import MemorySampler
+
+import nanops
+
+CASES: list[tuple[str, dict[str, object]]] = [
+    ("nanmean", {"axis": 0}),
+    ("nanvar", {"axis": 0}),
+    ("nanstd", {"axis": 0, "ddof": 1}),
+    ("nanmax", {"axis": 0}),
+    ("nansum", {"axis": None}),
+    ("nanmean", {"axis": None}),
+    ("nanvar", {"axis": None}),
+]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--shape", default="730,361,400")
+    parser.add_argument("--chunk-mb", type=float, default=100.0)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--write", action="store_true", help="rewrite BENCHMARKS.md's section")
+    args = parser.parse_args()
+    warnings.simplefilter("ignore", RuntimeWarning)
+    shape = tuple(int(n) for n in args.shape.split(","))
+    per_step = shape[1] * shape[2] * 4
+    steps = max(1, int(args.chunk_mb * 1e6 // per_step))
+    chunks = (steps, shape[1], shape[2])
+    with distributed.LocalCluster(n_workers=args.workers, threads_per_worker=1,
+                                  dashboard_address=None, silence_logs=50) as cluster, \
+            distributed.Client(cluster) as client:
+        rng = da.random.default_rng(0)
+        x = rng.standard_normal(shape, chunks=chunks, dtype=np.float32)
+        x = da.where(rng.random(shape, chunks=chunks) < 0.1, np.float32(np.nan), x)
+        x = x.persist()
+        distributed.wait(x)
+        sampler = MemorySampler()
+        head = ("| func | axis | nanops s | dask s | dask / nanops | nanops peak MB "
+                "| dask peak MB |")
+        rule = "|" + "|".join("-" * len(c) for c in head.split("|")[1:-1]) + "|"
+        lines = [head, rule]
+        print(f"{shape} float32, chunks {chunks}, {args.workers} workers", flush=True)
+        print(head)
+        print(rule)
+        for name, kwargs in CASES:
+            calls: dict[str, Callable[[], object]] = {
+                "nanops": lambda: getattr(nanops, name)(x, **kwargs).compute(),
+                "dask": lambda: getattr(da, name)(x, **kwargs).compute(),
+            }
+            best = {k: float("inf") for k in calls}
+            peak = {k: 0.0 for k in calls}
+            for r in range(args.rounds):
+                for k, call in calls.items():
+                    label = f"{k}-{name}-{r}"
+                    with sampler.sample(label, interval=0.05):
+                        t = time.perf_counter()
+                        call()
+                        best[k] = min(best[k], time.perf_counter() - t)
+                    frame = sampler.to_pandas()
+                    peak[k] = max(peak[k], float(frame[label].max()) / 1e6)
+            line = (f"| {name} | {kwargs.get('axis')} | {best['nanops']:.3f} | "
+                    f"{best['dask']:.3f} | {best['dask'] / best['nanops']:.2f}x | "
+                    f"{peak['nanops']:.0f} | {peak['dask']:.0f} |")
+            print(line, flush=True)
+            lines.append(line)
+    if args.write:
+        path = Path(__file__).resolve().parent.parent / "BENCHMARKS.md"
+        text = path.read_text()
+        section = (
+            "## dask on a LocalCluster\n\n"
+            f"`python3 benches/dask_cluster.py --shape {args.shape} --write` ({os.cpu_count()} "
+            f"CPUs, {args.workers} worker processes of one thread; dask {dask.__version__}; "
+            f"float32 {shape}, 10% NaN, chunks {chunks}, persisted on the workers; fastest of "
+            f"{args.rounds} interleaved rounds; peak = the workers' summed memory while a "
+            "call ran, the persisted array included):\n\n" + "\n".join(lines) + "\n"
+        )
+        if "## dask on a LocalCluster" in text:
+            text = re.sub(r"## dask on a LocalCluster\n.*?(?=\n## |\Z)",
+                          section.rstrip("\n") + "\n", text, flags=re.S)
+        else:
+            text = text.rstrip("\n") + "\n\n" + section
+        path.write_text(text)
+
+
+if __name__ == "__main__":
+    main()
