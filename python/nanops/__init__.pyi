@@ -45,6 +45,25 @@ __all__ = [
     "ffill",
     "bfill",
     "push",
+    "group_nansum",
+    "group_nanprod",
+    "group_nanmean",
+    "group_nanvar",
+    "group_nanstd",
+    "group_nanmin",
+    "group_nanmax",
+    "group_nanargmin",
+    "group_nanargmax",
+    "group_nancount",
+    "group_nanfirst",
+    "group_nanlast",
+    "group_nanany",
+    "group_nanall",
+    "group_nansum_of_squares",
+    "group_nanskew",
+    "group_nankurt",
+    "group_nanmedian",
+    "group_nanquantile",
     "__version__",
 ]
 
@@ -759,3 +778,144 @@ def bfill(
     a: _ArrayT, *, limit: SupportsIndex | None = None, axis: SupportsIndex = -1
 ) -> _ArrayT: ...
 def push(a: _ArrayT, n: SupportsIndex | None = None, axis: SupportsIndex = -1) -> _ArrayT: ...
+def group_nansum(
+    values: npt.ArrayLike,
+    labels: npt.ArrayLike,
+    *,
+    axis: _Axis = None,
+    num_labels: SupportsIndex | None = None,
+) -> npt.NDArray[Any]: ...
+def group_nanprod(
+    values: npt.ArrayLike,
+    labels: npt.ArrayLike,
+    *,
+    axis: _Axis = None,
+    num_labels: SupportsIndex | None = None,
+) -> npt.NDArray[Any]: ...
+def group_nanmean(
+    values: npt.ArrayLike,
+    labels: npt.ArrayLike,
+    *,
+    axis: _Axis = None,
+    num_labels: SupportsIndex | None = None,
+) -> npt.NDArray[Any]: ...
+def group_nanvar(
+    values: npt.ArrayLike,
+    labels: npt.ArrayLike,
+    *,
+    axis: _Axis = None,
+    num_labels: SupportsIndex | None = None,
+    ddof: float = 1,
+) -> npt.NDArray[Any]: ...
+def group_nanstd(
+    values: npt.ArrayLike,
+    labels: npt.ArrayLike,
+    *,
+    axis: _Axis = None,
+    num_labels: SupportsIndex | None = None,
+    ddof: float = 1,
+) -> npt.NDArray[Any]: ...
+def group_nanmin(
+    values: npt.ArrayLike,
+    labels: npt.ArrayLike,
+    *,
+    axis: _Axis = None,
+    num_labels: SupportsIndex | None = None,
+) -> npt.NDArray[Any]: ...
+def group_nanmax(
+    values: npt.ArrayLike,
+    labels: npt.ArrayLike,
+    *,
+    axis: _Axis = None,
+    num_labels: SupportsIndex | None = None,
+) -> npt.NDArray[Any]: ...
+def group_nanargmin(
+    values: npt.ArrayLike,
+    labels: npt.ArrayLike,
+    *,
+    axis: _Axis = None,
+    num_labels: SupportsIndex | None = None,
+) -> npt.NDArray[np.float64]: ...
+def group_nanargmax(
+    values: npt.ArrayLike,
+    labels: npt.ArrayLike,
+    *,
+    axis: _Axis = None,
+    num_labels: SupportsIndex | None = None,
+) -> npt.NDArray[np.float64]: ...
+def group_nancount(
+    values: npt.ArrayLike,
+    labels: npt.ArrayLike,
+    *,
+    axis: _Axis = None,
+    num_labels: SupportsIndex | None = None,
+) -> npt.NDArray[np.int64]: ...
+def group_nanfirst(
+    values: npt.ArrayLike,
+    labels: npt.ArrayLike,
+    *,
+    axis: _Axis = None,
+    num_labels: SupportsIndex | None = None,
+) -> npt.NDArray[Any]: ...
+def group_nanlast(
+    values: npt.ArrayLike,
+    labels: npt.ArrayLike,
+    *,
+    axis: _Axis = None,
+    num_labels: SupportsIndex | None = None,
+) -> npt.NDArray[Any]: ...
+def group_nanany(
+    values: npt.ArrayLike,
+    labels: npt.ArrayLike,
+    *,
+    axis: _Axis = None,
+    num_labels: SupportsIndex | None = None,
+) -> npt.NDArray[np.bool_]: ...
+def group_nanall(
+    values: npt.ArrayLike,
+    labels: npt.ArrayLike,
+    *,
+    axis: _Axis = None,
+    num_labels: SupportsIndex | None = None,
+) -> npt.NDArray[np.bool_]: ...
+def group_nansum_of_squares(
+    values: npt.ArrayLike,
+    labels: npt.ArrayLike,
+    *,
+    axis: _Axis = None,
+    num_labels: SupportsIndex | None = None,
+) -> npt.NDArray[Any]: ...
+def group_nanskew(
+    values: npt.ArrayLike,
+    labels: npt.ArrayLike,
+    *,
+    axis: _Axis = None,
+    num_labels: SupportsIndex | None = None,
+    bias: bool = True,
+) -> npt.NDArray[Any]: ...
+def group_nankurt(
+    values: npt.ArrayLike,
+    labels: npt.ArrayLike,
+    *,
+    axis: _Axis = None,
+    num_labels: SupportsIndex | None = None,
+    bias: bool = True,
+    fisher: bool = True,
+) -> npt.NDArray[Any]: ...
+def group_nanmedian(
+    values: npt.ArrayLike,
+    labels: npt.ArrayLike,
+    *,
+    axis: _Axis = None,
+    num_labels: SupportsIndex | None = None,
+) -> npt.NDArray[np.floating[Any]]: ...
+def group_nanquantile(
+    values: npt.ArrayLike,
+    labels: npt.ArrayLike,
+    q: npt.ArrayLike,
+    *,
+    axis: _Axis = None,
+    num_labels: SupportsIndex | None = None,
+    method: _QuantileMethod = "linear",
+    weights: npt.ArrayLike | None = None,
+) -> npt.NDArray[np.floating[Any]]: ...

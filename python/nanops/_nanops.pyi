@@ -25,6 +25,24 @@ import numpy as np
 import numpy.typing as npt
 
 __all__ = [
+    "group_nanmedian",
+    "group_nanquantile",
+    "group_nansum",
+    "group_nanprod",
+    "group_nanmean",
+    "group_nanvar",
+    "group_nanmin",
+    "group_nanmax",
+    "group_nanargmin",
+    "group_nanargmax",
+    "group_nancount",
+    "group_nanfirst",
+    "group_nanlast",
+    "group_nanany",
+    "group_nanall",
+    "group_nansum_of_squares",
+    "group_nanskew",
+    "group_nankurt",
     "nansum",
     "nanprod",
     "nancount",
@@ -261,3 +279,166 @@ def fill(a: np.ndarray, limit: int | None, axis: int, backward: bool) -> np.ndar
     """NaN replaced by the nearest non-NaN value before it (``backward``:
     after it) along ``axis``, at most ``limit`` positions away (``None``: any);
     the input's dtype and shape."""
+
+def group_nansum(
+    a: np.ndarray,
+    labels: npt.NDArray[np.int64],
+    axes: tuple[int, ...],
+    num_labels: int | None,
+) -> np.ndarray:
+    """``nansum`` per label: ``labels`` (int64) has ``a``'s shape along ``axes``
+    (increasing), negative labels skipped; the result has the other axes, then
+    ``num_labels`` (``None``: largest label + 1)."""
+def group_nanprod(
+    a: np.ndarray,
+    labels: npt.NDArray[np.int64],
+    axes: tuple[int, ...],
+    num_labels: int | None,
+) -> np.ndarray:
+    """``nanprod`` per label: ``labels`` (int64) has ``a``'s shape along ``axes``
+    (increasing), negative labels skipped; the result has the other axes, then
+    ``num_labels`` (``None``: largest label + 1)."""
+def group_nanmean(
+    a: np.ndarray,
+    labels: npt.NDArray[np.int64],
+    axes: tuple[int, ...],
+    num_labels: int | None,
+) -> np.ndarray:
+    """``nanmean`` per label: ``labels`` (int64) has ``a``'s shape along ``axes``
+    (increasing), negative labels skipped; the result has the other axes, then
+    ``num_labels`` (``None``: largest label + 1)."""
+def group_nanvar(
+    a: np.ndarray,
+    labels: npt.NDArray[np.int64],
+    axes: tuple[int, ...],
+    num_labels: int | None, ddof: float, std: bool,
+) -> np.ndarray:
+    """``nanvar`` per label: ``labels`` (int64) has ``a``'s shape along ``axes``
+    (increasing), negative labels skipped; the result has the other axes, then
+    ``num_labels`` (``None``: largest label + 1). ``std``: the standard deviation."""
+def group_nanmin(
+    a: np.ndarray,
+    labels: npt.NDArray[np.int64],
+    axes: tuple[int, ...],
+    num_labels: int | None,
+) -> np.ndarray:
+    """``nanmin`` per label: ``labels`` (int64) has ``a``'s shape along ``axes``
+    (increasing), negative labels skipped; the result has the other axes, then
+    ``num_labels`` (``None``: largest label + 1)."""
+def group_nanmax(
+    a: np.ndarray,
+    labels: npt.NDArray[np.int64],
+    axes: tuple[int, ...],
+    num_labels: int | None,
+) -> np.ndarray:
+    """``nanmax`` per label: ``labels`` (int64) has ``a``'s shape along ``axes``
+    (increasing), negative labels skipped; the result has the other axes, then
+    ``num_labels`` (``None``: largest label + 1)."""
+def group_nanargmin(
+    a: np.ndarray,
+    labels: npt.NDArray[np.int64],
+    axes: tuple[int, ...],
+    num_labels: int | None,
+) -> np.ndarray:
+    """``nanargmin`` per label: ``labels`` (int64) has ``a``'s shape along ``axes``
+    (increasing), negative labels skipped; the result has the other axes, then
+    ``num_labels`` (``None``: largest label + 1)."""
+def group_nanargmax(
+    a: np.ndarray,
+    labels: npt.NDArray[np.int64],
+    axes: tuple[int, ...],
+    num_labels: int | None,
+) -> np.ndarray:
+    """``nanargmax`` per label: ``labels`` (int64) has ``a``'s shape along ``axes``
+    (increasing), negative labels skipped; the result has the other axes, then
+    ``num_labels`` (``None``: largest label + 1)."""
+def group_nancount(
+    a: np.ndarray,
+    labels: npt.NDArray[np.int64],
+    axes: tuple[int, ...],
+    num_labels: int | None,
+) -> np.ndarray:
+    """``nancount`` per label: ``labels`` (int64) has ``a``'s shape along ``axes``
+    (increasing), negative labels skipped; the result has the other axes, then
+    ``num_labels`` (``None``: largest label + 1)."""
+def group_nanfirst(
+    a: np.ndarray,
+    labels: npt.NDArray[np.int64],
+    axes: tuple[int, ...],
+    num_labels: int | None,
+) -> np.ndarray:
+    """``nanfirst`` per label: ``labels`` (int64) has ``a``'s shape along ``axes``
+    (increasing), negative labels skipped; the result has the other axes, then
+    ``num_labels`` (``None``: largest label + 1)."""
+def group_nanlast(
+    a: np.ndarray,
+    labels: npt.NDArray[np.int64],
+    axes: tuple[int, ...],
+    num_labels: int | None,
+) -> np.ndarray:
+    """``nanlast`` per label: ``labels`` (int64) has ``a``'s shape along ``axes``
+    (increasing), negative labels skipped; the result has the other axes, then
+    ``num_labels`` (``None``: largest label + 1)."""
+def group_nanany(
+    a: np.ndarray,
+    labels: npt.NDArray[np.int64],
+    axes: tuple[int, ...],
+    num_labels: int | None,
+) -> np.ndarray:
+    """``nanany`` per label: ``labels`` (int64) has ``a``'s shape along ``axes``
+    (increasing), negative labels skipped; the result has the other axes, then
+    ``num_labels`` (``None``: largest label + 1)."""
+def group_nanall(
+    a: np.ndarray,
+    labels: npt.NDArray[np.int64],
+    axes: tuple[int, ...],
+    num_labels: int | None,
+) -> np.ndarray:
+    """``nanall`` per label: ``labels`` (int64) has ``a``'s shape along ``axes``
+    (increasing), negative labels skipped; the result has the other axes, then
+    ``num_labels`` (``None``: largest label + 1)."""
+def group_nansum_of_squares(
+    a: np.ndarray,
+    labels: npt.NDArray[np.int64],
+    axes: tuple[int, ...],
+    num_labels: int | None,
+) -> np.ndarray:
+    """``nansum_of_squares`` per label: ``labels`` (int64) has ``a``'s shape along ``axes``
+    (increasing), negative labels skipped; the result has the other axes, then
+    ``num_labels`` (``None``: largest label + 1)."""
+def group_nanskew(
+    a: np.ndarray,
+    labels: npt.NDArray[np.int64],
+    axes: tuple[int, ...],
+    num_labels: int | None, bias: bool,
+) -> np.ndarray:
+    """``nanskew`` per label: ``labels`` (int64) has ``a``'s shape along ``axes``
+    (increasing), negative labels skipped; the result has the other axes, then
+    ``num_labels`` (``None``: largest label + 1)."""
+def group_nankurt(
+    a: np.ndarray,
+    labels: npt.NDArray[np.int64],
+    axes: tuple[int, ...],
+    num_labels: int | None, bias: bool, fisher: bool,
+) -> np.ndarray:
+    """``nankurt`` per label: ``labels`` (int64) has ``a``'s shape along ``axes``
+    (increasing), negative labels skipped; the result has the other axes, then
+    ``num_labels`` (``None``: largest label + 1)."""
+def group_nanmedian(
+    a: np.ndarray,
+    labels: npt.NDArray[np.int64],
+    axes: tuple[int, ...],
+    num_labels: int | None,
+) -> np.ndarray:
+    """``nanmedian`` per label (see ``group_nansum``); real ``a`` only."""
+def group_nanquantile(
+    a: np.ndarray,
+    labels: npt.NDArray[np.int64],
+    axes: tuple[int, ...],
+    num_labels: int | None,
+    q: list[float],
+    method: str,
+    weights: npt.NDArray[np.float64] | None,
+) -> np.ndarray:
+    """``nanquantile`` per label: ``q``'s axis first, then the other axes of
+    ``a``, then the labels; ``weights`` of ``labels``' or ``a``'s shape."""

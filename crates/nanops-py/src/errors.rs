@@ -35,6 +35,9 @@ fn class(e: &nanops::Error) -> Class {
         E::InvalidWindow { .. } => Class::Value,
         E::InvalidMinCount { .. } => Class::Value,
         E::OutOfMemory { .. } => Class::Memory,
+        E::LabelsShape { .. } => Class::Value,
+        E::LabelOutOfRange { .. } => Class::Value,
+        E::EmptyGroup { .. } => Class::Value,
         // `nanops::Error` is non-exhaustive: a variant added later is a
         // `ValueError` until it gets a line of its own here
         _ => Class::Value,

@@ -10,14 +10,14 @@
 //! are listed after the rows, for registration only.
 
 use crate::array::with_array;
-use crate::compute::{flagged, indices, to_py, values, Flagged, Out};
+use crate::compute::{flagged, indices, to_intp, to_py, values, Flagged, Out};
 use crate::errors::guard;
 use nanops::stats::{
     Median, NanArgMax, NanArgMin, NanCount, NanKurt, NanMax, NanMean, NanMin, NanProd, NanSkew,
     NanStd, NanSum, NanVar,
 };
 use nanops::{Axes, Ddof, NanPolicy};
-use numpy::{PyUntypedArray, PyUntypedArrayMethods};
+use numpy::{PyReadonlyArrayDyn, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 
 /// NaN skipped (`nan*` functions) or propagated (`median`, `quantile`).
@@ -27,6 +27,18 @@ fn policy(ignore_nan: bool) -> NanPolicy {
     } else {
         NanPolicy::Propagate
     }
+}
+
+/// `f(labels)` computed with the GIL released (unless `len` is tiny), as
+/// a new array: the body of the group primitives.
+fn grouped<'py, T: numpy::Element + Send>(
+    py: Python<'py>,
+    len: usize,
+    labels: &PyReadonlyArrayDyn<'py, i64>,
+    f: impl FnOnce(&ndarray::ArrayViewD<'_, i64>) -> nanops::Result<ndarray::ArrayD<T>> + Send,
+) -> Out<'py> {
+    let l = labels.as_array();
+    to_py(py, guard(py, len, || f(&l))?, false)
 }
 
 /// Expands the rows into `#[pyfunction]`s and `register`.
@@ -127,6 +139,75 @@ primitives! {
         } else {
             nanops::ffill(&v, limit, axis)
         })?, false);
+    /// Sum of the non-NaN values per label.
+    fn group_nansum(a, labels: PyReadonlyArrayDyn<'py, i64>, axes: Vec<usize>, num_labels: Option<usize>) -> Out [all] |v|
+        grouped(a.py(), a.len(), &labels, |l| nanops::group_nansum(&v, l, Axes::from(axes), num_labels));
+    /// Product of the non-NaN values per label.
+    fn group_nanprod(a, labels: PyReadonlyArrayDyn<'py, i64>, axes: Vec<usize>, num_labels: Option<usize>) -> Out [all] |v|
+        grouped(a.py(), a.len(), &labels, |l| nanops::group_nanprod(&v, l, Axes::from(axes), num_labels));
+    /// Mean of the non-NaN values per label (NaN for an empty group).
+    fn group_nanmean(a, labels: PyReadonlyArrayDyn<'py, i64>, axes: Vec<usize>, num_labels: Option<usize>) -> Out [all] |v|
+        grouped(a.py(), a.len(), &labels, |l| nanops::group_nanmean(&v, l, Axes::from(axes), num_labels));
+    /// Minimum per label (NaN for an empty group).
+    fn group_nanmin(a, labels: PyReadonlyArrayDyn<'py, i64>, axes: Vec<usize>, num_labels: Option<usize>) -> Out [all] |v|
+        grouped(a.py(), a.len(), &labels, |l| nanops::group_nanmin(&v, l, Axes::from(axes), num_labels));
+    /// Maximum per label (NaN for an empty group).
+    fn group_nanmax(a, labels: PyReadonlyArrayDyn<'py, i64>, axes: Vec<usize>, num_labels: Option<usize>) -> Out [all] |v|
+        grouped(a.py(), a.len(), &labels, |l| nanops::group_nanmax(&v, l, Axes::from(axes), num_labels));
+    /// Position of the first minimum per label, as float64 (NaN for an empty group).
+    fn group_nanargmin(a, labels: PyReadonlyArrayDyn<'py, i64>, axes: Vec<usize>, num_labels: Option<usize>) -> Out [all] |v|
+        grouped(a.py(), a.len(), &labels, |l| nanops::group_nanargmin(&v, l, Axes::from(axes), num_labels));
+    /// Position of the first maximum per label, as float64 (NaN for an empty group).
+    fn group_nanargmax(a, labels: PyReadonlyArrayDyn<'py, i64>, axes: Vec<usize>, num_labels: Option<usize>) -> Out [all] |v|
+        grouped(a.py(), a.len(), &labels, |l| nanops::group_nanargmax(&v, l, Axes::from(axes), num_labels));
+    /// First non-NaN value per label (NaN for an empty group).
+    fn group_nanfirst(a, labels: PyReadonlyArrayDyn<'py, i64>, axes: Vec<usize>, num_labels: Option<usize>) -> Out [all] |v|
+        grouped(a.py(), a.len(), &labels, |l| nanops::group_nanfirst(&v, l, Axes::from(axes), num_labels));
+    /// Last non-NaN value per label (NaN for an empty group).
+    fn group_nanlast(a, labels: PyReadonlyArrayDyn<'py, i64>, axes: Vec<usize>, num_labels: Option<usize>) -> Out [all] |v|
+        grouped(a.py(), a.len(), &labels, |l| nanops::group_nanlast(&v, l, Axes::from(axes), num_labels));
+    /// Whether any non-NaN value of a label is nonzero.
+    fn group_nanany(a, labels: PyReadonlyArrayDyn<'py, i64>, axes: Vec<usize>, num_labels: Option<usize>) -> Out [all] |v|
+        grouped(a.py(), a.len(), &labels, |l| nanops::group_nanany(&v, l, Axes::from(axes), num_labels));
+    /// Whether every non-NaN value of a label is nonzero.
+    fn group_nanall(a, labels: PyReadonlyArrayDyn<'py, i64>, axes: Vec<usize>, num_labels: Option<usize>) -> Out [all] |v|
+        grouped(a.py(), a.len(), &labels, |l| nanops::group_nanall(&v, l, Axes::from(axes), num_labels));
+    /// Sum of the squares of the non-NaN values per label.
+    fn group_nansum_of_squares(a, labels: PyReadonlyArrayDyn<'py, i64>, axes: Vec<usize>, num_labels: Option<usize>) -> Out [real] |v|
+        grouped(a.py(), a.len(), &labels, |l| nanops::group_nansum_of_squares(&v, l, Axes::from(axes), num_labels));
+    /// Number of non-NaN values per label.
+    fn group_nancount(a, labels: PyReadonlyArrayDyn<'py, i64>, axes: Vec<usize>, num_labels: Option<usize>) -> Out [all] |v|
+        {
+        let l = labels.as_array();
+        let r = guard(a.py(), a.len(), || nanops::group_nancount(&v, &l, Axes::from(axes), num_labels))?;
+        to_py(a.py(), to_intp(r), false)
+    };
+    /// Variance (or standard deviation) per label with `ddof`.
+    fn group_nanvar(a, labels: PyReadonlyArrayDyn<'py, i64>, axes: Vec<usize>, num_labels: Option<usize>, ddof: f64, std: bool) -> Out [all] |v|
+        grouped(a.py(), a.len(), &labels, |l| if std {
+            nanops::group_nanstd(&v, l, Axes::from(axes), num_labels, ddof)
+        } else {
+            nanops::group_nanvar(&v, l, Axes::from(axes), num_labels, ddof)
+        });
+    /// Skewness per label (scipy's `skew`).
+    fn group_nanskew(a, labels: PyReadonlyArrayDyn<'py, i64>, axes: Vec<usize>, num_labels: Option<usize>, bias: bool) -> Out [real] |v|
+        grouped(a.py(), a.len(), &labels, |l| nanops::group_nanskew(&v, l, Axes::from(axes), num_labels, bias));
+    /// Kurtosis per label (scipy's `kurtosis`).
+    fn group_nankurt(a, labels: PyReadonlyArrayDyn<'py, i64>, axes: Vec<usize>, num_labels: Option<usize>, bias: bool, fisher: bool) -> Out [real] |v|
+        grouped(a.py(), a.len(), &labels, |l| nanops::group_nankurt(&v, l, Axes::from(axes), num_labels, bias, fisher));
+    /// Median per label (NaN for an empty group).
+    fn group_nanmedian(a, labels: PyReadonlyArrayDyn<'py, i64>, axes: Vec<usize>, num_labels: Option<usize>) -> Out [real] |v|
+        grouped(a.py(), a.len(), &labels, |l| nanops::group_nanmedian(&v, l, Axes::from(axes), num_labels));
+    /// Quantiles per label (`q` 1-d, its axis first; `weights` of the labels' or the values' shape).
+    fn group_nanquantile(a, labels: PyReadonlyArrayDyn<'py, i64>, axes: Vec<usize>, num_labels: Option<usize>, q: Vec<f64>, method: &str, weights: Option<PyReadonlyArrayDyn<'py, f64>>) -> Out [real] |v| {
+        let method: nanops::QuantileMethod = method
+            .parse()
+            .map_err(|e: nanops::UnknownQuantileMethod| pyo3::exceptions::PyValueError::new_err(e.to_string()))?;
+        let w = weights.as_ref().map(|w| w.as_array());
+        grouped(a.py(), a.len(), &labels, |l| {
+            nanops::group_nanquantile(&v, l, Axes::from(axes), num_labels, &q, method, w.clone())
+        })
+    };
     also:
     crate::quantile::nanquantile,
     crate::fast::fast_nansum,

@@ -83,6 +83,28 @@ pub enum Error {
         /// The bytes requested.
         bytes: usize,
     },
+    /// Group labels whose shape is not the values' shape along the grouped axes.
+    LabelsShape {
+        /// The shape labels must have (the values' lengths along the axes).
+        expected: Vec<usize>,
+        /// The shape given.
+        found: Vec<usize>,
+    },
+    /// A group label at or above `num_labels`.
+    LabelOutOfRange {
+        /// The largest label.
+        label: i64,
+        /// The number of labels given.
+        num_labels: usize,
+    },
+    /// A group without a valid value where the statistic has no value for it
+    /// in the result type (the minimum of an empty group of integers).
+    EmptyGroup {
+        /// The statistic (`"group_nanmin"`, …).
+        op: &'static str,
+        /// The empty group's label.
+        group: usize,
+    },
 }
 
 impl fmt::Display for Error {
@@ -143,6 +165,18 @@ impl fmt::Display for Error {
                 let units = ["bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
                 write!(f, "Unable to allocate {size:.2} {} for the result and scratch buffers", units[unit])
             }
+            Error::LabelsShape { expected, found } => write!(
+                f,
+                "labels of shape {found:?} do not match the values' shape {expected:?} along the grouped axes"
+            ),
+            Error::LabelOutOfRange { label, num_labels } => write!(
+                f,
+                "label {label} is out of range for num_labels={num_labels} (labels must be below num_labels; negative labels are skipped)"
+            ),
+            Error::EmptyGroup { op, group } => write!(
+                f,
+                "{op}: group {group} has no value, and an integer result cannot hold NaN"
+            ),
         }
     }
 }

@@ -39,6 +39,7 @@
 mod api;
 pub mod element;
 mod error;
+mod group;
 mod layout;
 mod options;
 mod order;

@@ -16,12 +16,15 @@
 //! | `scan`     | `(&a, axis: Option<isize>)`           | `(&a, Axis)` → `D`                |
 //! | `window`   | `(&a, ARGS, axis: isize)`             | `(&a, ARGS, Axis)` → `D`          |
 //! | `flat`     | `(&a)` → `OUTPUT` (one name only)     |                                   |
+//! | `group`    | `(&a, &labels, axes, num_labels, ARGS)` → kept axes + labels (one name only) | |
 //!
 //! `STATISTIC` is a [`Statistic`] (a type of [`crate::stats`]) for `reduce`,
 //! `quantile`, `arg` and `flat`, a scan of the scan family for `scan`
 //! (`None`: the array flattened in C order, as NumPy), and a lane kernel of
 //! the scan family for `window` (moving windows and fills: the input's
-//! shape, along one axis, the axis last as bottleneck's `axis=-1`).
+//! shape, along one axis, the axis last as bottleneck's `axis=-1`), and a
+//! group statistic of the group family for `group` (numbagg's `group_nan*`:
+//! one result per label on the result's last axis).
 
 use super::arg::{NanArgMax, NanArgMin};
 use super::stat_types::Median;
@@ -29,6 +32,9 @@ use super::stat_types::Quantiles;
 use super::statistic::report;
 use crate::element::{Element, QuantileElement};
 use crate::error::{ensure_memory, Result};
+use crate::group::{
+    GroupArg, GroupEnd, GroupFunction, GroupQuantiles, GroupSumOfSquares, GroupTruth, Streaming,
+};
 use crate::options::{Axes, Ddof, NanPolicy, QuantileMethod, QuantileOptions};
 use crate::reduce::{
     NanCount, NanKurt, NanMax, NanMean, NanMin, NanProd, NanSkew, NanStd, NanSum, NanVar,
@@ -39,7 +45,7 @@ use crate::scan::{
 };
 use crate::statistic::into_dim;
 use crate::statistic::Statistic;
-use ndarray::{Array, ArrayBase, ArrayD, Axis, Data, Dimension};
+use ndarray::{Array, ArrayBase, ArrayD, ArrayViewD, Axis, Data, Dimension};
 
 /// The values of `stat` over `axes`, in dimension `Out`.
 fn values<S, E, D, T, Out>(
@@ -97,6 +103,32 @@ where
     k.validate(view.shape()[axis])?;
     ensure_memory(&[(view.len(), std::mem::size_of::<K::Output>())])?;
     Ok(into_dim(run_lanes(&view, axis, &k)))
+}
+
+/// The group statistic `stat` of `a` per label (`op`: the function's name).
+fn grouped<S, E, D, SL, DL, T>(
+    a: &ArrayBase<S, D>,
+    labels: &ArrayBase<SL, DL>,
+    axes: Axes,
+    num_labels: Option<usize>,
+    stat: T,
+    op: &'static str,
+) -> Result<ArrayD<<T as GroupFunction<E>>::Output>>
+where
+    S: Data<Elem = E>,
+    E: Element,
+    D: Dimension,
+    SL: Data<Elem = i64>,
+    DL: Dimension,
+    T: GroupFunction<E>,
+{
+    stat.run(
+        &a.view().into_dyn(),
+        &labels.view().into_dyn(),
+        axes,
+        num_labels,
+        op,
+    )
 }
 
 /// A window of `window` values needing `min_count` non-NaN ones.
@@ -283,6 +315,26 @@ macro_rules! nan_functions {
         }
     };
 
+    (@free group [$(#[$doc:meta])*] $name:ident ($($arg:ident: $argty:ty),*) $out:ty, $bound:path, $stat:expr) => {
+        $(#[$doc])*
+        pub fn $name<S, E, D, SL, DL>(
+            a: &ArrayBase<S, D>,
+            labels: &ArrayBase<SL, DL>,
+            axes: impl Into<Axes>,
+            num_labels: Option<usize>
+            $(, $arg: $argty)*
+        ) -> Result<ArrayD<$out>>
+        where
+            S: Data<Elem = E>,
+            E: $bound,
+            D: Dimension,
+            SL: Data<Elem = i64>,
+            DL: Dimension,
+        {
+            grouped(a, labels, axes.into(), num_labels, $stat, stringify!($name))
+        }
+    };
+
     // ---- the trait's methods
     (@sig reduce $name:ident $typed:ident ($($arg:ident: $argty:ty),*) $out:ty, $bound:path) => {
         #[doc = concat!("See [`", stringify!($name), "`](crate::", stringify!($name), ").")]
@@ -337,6 +389,19 @@ macro_rules! nan_functions {
     (@sig flat $name:ident () $out:ty, $bound:path) => {
         #[doc = concat!("See [`", stringify!($name), "`](crate::", stringify!($name), ").")]
         fn $name(&self) -> Result<$out>
+        where
+            E: $bound;
+    };
+
+    (@sig group $name:ident ($($arg:ident: $argty:ty),*) $out:ty, $bound:path) => {
+        #[doc = concat!("See [`", stringify!($name), "`](crate::", stringify!($name), ").")]
+        fn $name<SL: Data<Elem = i64>, DL: Dimension>(
+            &self,
+            labels: &ArrayBase<SL, DL>,
+            axes: impl Into<Axes>,
+            num_labels: Option<usize>
+            $(, $arg: $argty)*
+        ) -> Result<ArrayD<$out>>
         where
             E: $bound;
     };
@@ -410,6 +475,20 @@ macro_rules! nan_functions {
             E: $bound,
         {
             $typed(self $(, $arg)*, axis)
+        }
+    };
+    (@method group $name:ident ($($arg:ident: $argty:ty),*) $out:ty, $bound:path) => {
+        fn $name<SL: Data<Elem = i64>, DL: Dimension>(
+            &self,
+            labels: &ArrayBase<SL, DL>,
+            axes: impl Into<Axes>,
+            num_labels: Option<usize>
+            $(, $arg: $argty)*
+        ) -> Result<ArrayD<$out>>
+        where
+            E: $bound,
+        {
+            $name(self, labels, axes, num_labels $(, $arg)*)
         }
     };
     (@method flat $name:ident () $out:ty, $bound:path) => {
@@ -1019,4 +1098,520 @@ nan_functions! {
     /// ```
     window fn bfill, bfill_axis(limit: Option<usize>) -> E
         where E: Element = Fill { limit, backward: true };
+
+    /// Sum of the non-NaN values of each group; an empty group sums to zero.
+    ///
+    /// ```text
+    /// group_nansum(x)ₖ = Σ { xⱼ : labelsⱼ = k, xⱼ not NaN }
+    /// ```
+    ///
+    /// `labels` has the shape of `a` along `axes` (an integer, several axes
+    /// or [`Axes::All`]; the axes in increasing order): the value at labels'
+    /// position `j` goes to group `labels[j]`; negative labels are skipped.
+    /// The result has the kept axes of `a`, then one axis of `num_labels`
+    /// groups (`None`: the largest label plus one), as numbagg's `group_*`.
+    /// Accumulated as [`nansum`] (compensated, in [`Element::Acc`]).
+    ///
+    /// # Errors
+    /// [`Error::LabelsShape`](crate::Error::LabelsShape),
+    /// [`Error::LabelOutOfRange`](crate::Error::LabelOutOfRange) (a label at
+    /// or above `num_labels`), axis errors.
+    ///
+    /// ```
+    /// use ndarray::array;
+    /// let a = array![1.0, f64::NAN, 3.0, 4.0];
+    /// let labels = array![0, 0, 2, -1];
+    /// assert_eq!(nanops::group_nansum(&a, &labels, 0, None)?, array![1.0, 0.0, 3.0].into_dyn());
+    /// # Ok::<(), nanops::Error>(())
+    /// ```
+    group fn group_nansum() -> E::Sum where E: Element = Streaming(NanSum);
+
+    /// Product of the non-NaN values of each group; an empty group gives one.
+    ///
+    /// ```text
+    /// group_nanprod(x)ₖ = Π { xⱼ : labelsⱼ = k, xⱼ not NaN }
+    /// ```
+    ///
+    /// `labels` has the shape of `a` along `axes` (an integer, several axes
+    /// or [`Axes::All`]; the axes in increasing order): the value at labels'
+    /// position `j` goes to group `labels[j]`; negative labels are skipped.
+    /// The result has the kept axes of `a`, then one axis of `num_labels`
+    /// groups (`None`: the largest label plus one), as numbagg's `group_*`.
+    ///
+    /// # Errors
+    /// [`Error::LabelsShape`](crate::Error::LabelsShape),
+    /// [`Error::LabelOutOfRange`](crate::Error::LabelOutOfRange) (a label at
+    /// or above `num_labels`), axis errors.
+    ///
+    /// ```
+    /// use ndarray::array;
+    /// let a = array![2.0, 3.0, f64::NAN];
+    /// let labels = array![0, 0, 1];
+    /// assert_eq!(nanops::group_nanprod(&a, &labels, 0, None)?, array![6.0, 1.0].into_dyn());
+    /// # Ok::<(), nanops::Error>(())
+    /// ```
+    group fn group_nanprod() -> E::Sum where E: Element = Streaming(NanProd);
+
+    /// Number of non-NaN values of each group.
+    ///
+    /// ```text
+    /// group_nancount(x)ₖ = #{ j : labelsⱼ = k, xⱼ not NaN }
+    /// ```
+    ///
+    /// `labels` has the shape of `a` along `axes` (an integer, several axes
+    /// or [`Axes::All`]; the axes in increasing order): the value at labels'
+    /// position `j` goes to group `labels[j]`; negative labels are skipped.
+    /// The result has the kept axes of `a`, then one axis of `num_labels`
+    /// groups (`None`: the largest label plus one), as numbagg's `group_*`.
+    ///
+    /// # Errors
+    /// [`Error::LabelsShape`](crate::Error::LabelsShape),
+    /// [`Error::LabelOutOfRange`](crate::Error::LabelOutOfRange) (a label at
+    /// or above `num_labels`), axis errors.
+    ///
+    /// ```
+    /// use ndarray::array;
+    /// let a = array![2.0, f64::NAN, 3.0];
+    /// let labels = array![0, 0, 1];
+    /// assert_eq!(nanops::group_nancount(&a, &labels, 0, Some(3))?, array![1, 1, 0].into_dyn());
+    /// # Ok::<(), nanops::Error>(())
+    /// ```
+    group fn group_nancount() -> u64 where E: Element = Streaming(NanCount);
+
+    /// Mean of the non-NaN values of each group; NaN for an empty group (as [`nanmean`] of an empty slice).
+    ///
+    /// ```text
+    /// group_nanmean(x)ₖ = group_nansum(x)ₖ / group_nancount(x)ₖ
+    /// ```
+    ///
+    /// `labels` has the shape of `a` along `axes` (an integer, several axes
+    /// or [`Axes::All`]; the axes in increasing order): the value at labels'
+    /// position `j` goes to group `labels[j]`; negative labels are skipped.
+    /// The result has the kept axes of `a`, then one axis of `num_labels`
+    /// groups (`None`: the largest label plus one), as numbagg's `group_*`.
+    ///
+    /// # Errors
+    /// [`Error::LabelsShape`](crate::Error::LabelsShape),
+    /// [`Error::LabelOutOfRange`](crate::Error::LabelOutOfRange) (a label at
+    /// or above `num_labels`), axis errors.
+    ///
+    /// ```
+    /// use ndarray::array;
+    /// let a = array![[1.0, 3.0, 5.0], [2.0, f64::NAN, 6.0]];
+    /// let labels = array![0, 0, 1];
+    /// let m = nanops::group_nanmean(&a, &labels, 1, None)?;
+    /// assert_eq!(m, array![[2.0, 5.0], [2.0, 6.0]].into_dyn());
+    /// # Ok::<(), nanops::Error>(())
+    /// ```
+    group fn group_nanmean() -> E::Mean where E: Element = Streaming(NanMean);
+
+    /// Variance of the non-NaN values of each group with `ddof` (numbagg's and pandas' default is 1); NaN where `count − ddof ≤ 0`.
+    ///
+    /// ```text
+    /// group_nanvar(x)ₖ = Σ (xⱼ − meanₖ)² / (countₖ − ddof)
+    /// ```
+    ///
+    /// `labels` has the shape of `a` along `axes` (an integer, several axes
+    /// or [`Axes::All`]; the axes in increasing order): the value at labels'
+    /// position `j` goes to group `labels[j]`; negative labels are skipped.
+    /// The result has the kept axes of `a`, then one axis of `num_labels`
+    /// groups (`None`: the largest label plus one), as numbagg's `group_*`.
+    ///
+    /// # Errors
+    /// [`Error::LabelsShape`](crate::Error::LabelsShape),
+    /// [`Error::LabelOutOfRange`](crate::Error::LabelOutOfRange) (a label at
+    /// or above `num_labels`), axis errors.
+    ///
+    /// ```
+    /// use ndarray::array;
+    /// let a = array![1.0, 3.0, f64::NAN, 7.0];
+    /// let labels = array![0, 0, 0, 1];
+    /// let v = nanops::group_nanvar(&a, &labels, 0, None, 1.0)?;
+    /// assert_eq!(v[0], 2.0);
+    /// assert!(v[1].is_nan()); // one value, ddof = 1
+    /// # Ok::<(), nanops::Error>(())
+    /// ```
+    group fn group_nanvar(ddof: impl Into<Ddof>) -> E::Var where E: Element = Streaming(NanVar(ddof.into()));
+
+    /// Standard deviation of the non-NaN values of each group with `ddof`; NaN where `count − ddof ≤ 0`.
+    ///
+    /// ```text
+    /// group_nanstd(x)ₖ = √ group_nanvar(x)ₖ
+    /// ```
+    ///
+    /// `labels` has the shape of `a` along `axes` (an integer, several axes
+    /// or [`Axes::All`]; the axes in increasing order): the value at labels'
+    /// position `j` goes to group `labels[j]`; negative labels are skipped.
+    /// The result has the kept axes of `a`, then one axis of `num_labels`
+    /// groups (`None`: the largest label plus one), as numbagg's `group_*`.
+    ///
+    /// # Errors
+    /// [`Error::LabelsShape`](crate::Error::LabelsShape),
+    /// [`Error::LabelOutOfRange`](crate::Error::LabelOutOfRange) (a label at
+    /// or above `num_labels`), axis errors.
+    ///
+    /// ```
+    /// use ndarray::array;
+    /// let a = array![1.0, 3.0, 5.0];
+    /// let labels = array![0, 0, 1];
+    /// assert_eq!(nanops::group_nanstd(&a, &labels, 0, None, 0.0)?, array![1.0, 0.0].into_dyn());
+    /// # Ok::<(), nanops::Error>(())
+    /// ```
+    group fn group_nanstd(ddof: impl Into<Ddof>) -> E::Var where E: Element = Streaming(NanStd(ddof.into()));
+
+    /// Skewness of the non-NaN values of each group, as [`nanskew`] (scipy's `skew`); NaN for fewer than two values.
+    ///
+    /// ```text
+    /// group_nanskew(x)ₖ = nanskew({ xⱼ : labelsⱼ = k })
+    /// ```
+    ///
+    /// `labels` has the shape of `a` along `axes` (an integer, several axes
+    /// or [`Axes::All`]; the axes in increasing order): the value at labels'
+    /// position `j` goes to group `labels[j]`; negative labels are skipped.
+    /// The result has the kept axes of `a`, then one axis of `num_labels`
+    /// groups (`None`: the largest label plus one), as numbagg's `group_*`.
+    ///
+    /// # Errors
+    /// [`Error::LabelsShape`](crate::Error::LabelsShape),
+    /// [`Error::LabelOutOfRange`](crate::Error::LabelOutOfRange) (a label at
+    /// or above `num_labels`), axis errors.
+    ///
+    /// ```
+    /// use ndarray::array;
+    /// let a = array![1.0, 2.0, 10.0, 5.0, 5.0];
+    /// let labels = array![0, 0, 0, 1, 1];
+    /// let s: ndarray::ArrayD<f64> = nanops::group_nanskew(&a, &labels, 0, None, true)?;
+    /// assert!(s[0] > 0.0 && s[1].is_nan()); // group 1 has no spread
+    /// # Ok::<(), nanops::Error>(())
+    /// ```
+    group fn group_nanskew(bias: bool) -> E::Var where E: QuantileElement = Streaming(NanSkew { bias });
+
+    /// Kurtosis of the non-NaN values of each group, as [`nankurt`] (scipy's `kurtosis`); NaN for fewer than two values.
+    ///
+    /// ```text
+    /// group_nankurt(x)ₖ = nankurt({ xⱼ : labelsⱼ = k })
+    /// ```
+    ///
+    /// `labels` has the shape of `a` along `axes` (an integer, several axes
+    /// or [`Axes::All`]; the axes in increasing order): the value at labels'
+    /// position `j` goes to group `labels[j]`; negative labels are skipped.
+    /// The result has the kept axes of `a`, then one axis of `num_labels`
+    /// groups (`None`: the largest label plus one), as numbagg's `group_*`.
+    ///
+    /// # Errors
+    /// [`Error::LabelsShape`](crate::Error::LabelsShape),
+    /// [`Error::LabelOutOfRange`](crate::Error::LabelOutOfRange) (a label at
+    /// or above `num_labels`), axis errors.
+    ///
+    /// ```
+    /// use ndarray::array;
+    /// let a = array![1.0, 2.0, 3.0, 4.0];
+    /// let labels = array![0, 0, 0, 0];
+    /// let k: ndarray::ArrayD<f64> = nanops::group_nankurt(&a, &labels, 0, None, true, true)?;
+    /// assert!((k[0] + 1.36).abs() < 1e-12);
+    /// # Ok::<(), nanops::Error>(())
+    /// ```
+    group fn group_nankurt(bias: bool, fisher: bool) -> E::Var where E: QuantileElement = Streaming(NanKurt { bias, fisher });
+
+    /// Minimum of the non-NaN values of each group; NaN for an empty group (floats).
+    ///
+    /// ```text
+    /// group_nanmin(x)ₖ = min { xⱼ : labelsⱼ = k, xⱼ not NaN }
+    /// ```
+    ///
+    /// `labels` has the shape of `a` along `axes` (an integer, several axes
+    /// or [`Axes::All`]; the axes in increasing order): the value at labels'
+    /// position `j` goes to group `labels[j]`; negative labels are skipped.
+    /// The result has the kept axes of `a`, then one axis of `num_labels`
+    /// groups (`None`: the largest label plus one), as numbagg's `group_*`.
+    ///
+    /// # Errors
+    /// [`Error::LabelsShape`](crate::Error::LabelsShape),
+    /// [`Error::LabelOutOfRange`](crate::Error::LabelOutOfRange) (a label at
+    /// or above `num_labels`), axis errors, [`Error::EmptyGroup`](crate::Error::EmptyGroup) for an empty group of integers (no NaN to give).
+    ///
+    /// ```
+    /// use ndarray::array;
+    /// let a = array![3.0, 1.0, f64::NAN, 2.0];
+    /// let labels = array![0, 0, 1, 2];
+    /// let m = nanops::group_nanmin(&a, &labels, 0, None)?;
+    /// assert_eq!((m[0], m[2]), (1.0, 2.0));
+    /// assert!(m[1].is_nan());
+    /// # Ok::<(), nanops::Error>(())
+    /// ```
+    group fn group_nanmin() -> E where E: Element = Streaming(NanMin);
+
+    /// Maximum of the non-NaN values of each group; NaN for an empty group (floats).
+    ///
+    /// ```text
+    /// group_nanmax(x)ₖ = max { xⱼ : labelsⱼ = k, xⱼ not NaN }
+    /// ```
+    ///
+    /// `labels` has the shape of `a` along `axes` (an integer, several axes
+    /// or [`Axes::All`]; the axes in increasing order): the value at labels'
+    /// position `j` goes to group `labels[j]`; negative labels are skipped.
+    /// The result has the kept axes of `a`, then one axis of `num_labels`
+    /// groups (`None`: the largest label plus one), as numbagg's `group_*`.
+    ///
+    /// # Errors
+    /// [`Error::LabelsShape`](crate::Error::LabelsShape),
+    /// [`Error::LabelOutOfRange`](crate::Error::LabelOutOfRange) (a label at
+    /// or above `num_labels`), axis errors, [`Error::EmptyGroup`](crate::Error::EmptyGroup) for an empty group of integers (no NaN to give).
+    ///
+    /// ```
+    /// use ndarray::array;
+    /// let a = array![3, 1, 7];
+    /// let labels = array![0, 0, 1];
+    /// assert_eq!(nanops::group_nanmax(&a, &labels, 0, None)?, array![3, 7].into_dyn());
+    /// # Ok::<(), nanops::Error>(())
+    /// ```
+    group fn group_nanmax() -> E where E: Element = Streaming(NanMax);
+
+    /// Position of the first minimum of the non-NaN values of each group, as `f64`; NaN for an empty group (numbagg's result).
+    ///
+    /// ```text
+    /// group_nanargmin(x)ₖ = min { j : labelsⱼ = k, xⱼ = group_nanmin(x)ₖ }
+    /// ```
+    ///
+    /// `labels` has the shape of `a` along `axes` (an integer, several axes
+    /// or [`Axes::All`]; the axes in increasing order): the value at labels'
+    /// position `j` goes to group `labels[j]`; negative labels are skipped.
+    /// The result has the kept axes of `a`, then one axis of `num_labels`
+    /// groups (`None`: the largest label plus one), as numbagg's `group_*`.
+    /// The position is the flat (C-order) index over the grouped axes.
+    ///
+    /// # Errors
+    /// [`Error::LabelsShape`](crate::Error::LabelsShape),
+    /// [`Error::LabelOutOfRange`](crate::Error::LabelOutOfRange) (a label at
+    /// or above `num_labels`), axis errors.
+    ///
+    /// ```
+    /// use ndarray::array;
+    /// let a = array![3.0, 1.0, 5.0, 1.0];
+    /// let labels = array![0, 0, 1, 0];
+    /// assert_eq!(nanops::group_nanargmin(&a, &labels, 0, None)?, array![1.0, 2.0].into_dyn());
+    /// # Ok::<(), nanops::Error>(())
+    /// ```
+    group fn group_nanargmin() -> f64 where E: Element = GroupArg::<false>;
+
+    /// Position of the first maximum of the non-NaN values of each group, as `f64`; NaN for an empty group (numbagg's result).
+    ///
+    /// ```text
+    /// group_nanargmax(x)ₖ = min { j : labelsⱼ = k, xⱼ = group_nanmax(x)ₖ }
+    /// ```
+    ///
+    /// `labels` has the shape of `a` along `axes` (an integer, several axes
+    /// or [`Axes::All`]; the axes in increasing order): the value at labels'
+    /// position `j` goes to group `labels[j]`; negative labels are skipped.
+    /// The result has the kept axes of `a`, then one axis of `num_labels`
+    /// groups (`None`: the largest label plus one), as numbagg's `group_*`.
+    /// The position is the flat (C-order) index over the grouped axes.
+    ///
+    /// # Errors
+    /// [`Error::LabelsShape`](crate::Error::LabelsShape),
+    /// [`Error::LabelOutOfRange`](crate::Error::LabelOutOfRange) (a label at
+    /// or above `num_labels`), axis errors.
+    ///
+    /// ```
+    /// use ndarray::array;
+    /// let a = array![3.0, 1.0, 5.0, 3.0];
+    /// let labels = array![0, 0, 1, 0];
+    /// assert_eq!(nanops::group_nanargmax(&a, &labels, 0, None)?, array![0.0, 2.0].into_dyn());
+    /// # Ok::<(), nanops::Error>(())
+    /// ```
+    group fn group_nanargmax() -> f64 where E: Element = GroupArg::<true>;
+
+    /// First non-NaN value of each group (in C order over the grouped axes); NaN for an empty group (floats).
+    ///
+    /// ```text
+    /// group_nanfirst(x)ₖ = x_min{ j : labelsⱼ = k, xⱼ not NaN }
+    /// ```
+    ///
+    /// `labels` has the shape of `a` along `axes` (an integer, several axes
+    /// or [`Axes::All`]; the axes in increasing order): the value at labels'
+    /// position `j` goes to group `labels[j]`; negative labels are skipped.
+    /// The result has the kept axes of `a`, then one axis of `num_labels`
+    /// groups (`None`: the largest label plus one), as numbagg's `group_*`.
+    ///
+    /// # Errors
+    /// [`Error::LabelsShape`](crate::Error::LabelsShape),
+    /// [`Error::LabelOutOfRange`](crate::Error::LabelOutOfRange) (a label at
+    /// or above `num_labels`), axis errors, [`Error::EmptyGroup`](crate::Error::EmptyGroup) for an empty group of integers (no NaN to give).
+    ///
+    /// ```
+    /// use ndarray::array;
+    /// let a = array![f64::NAN, 2.0, 3.0];
+    /// let labels = array![0, 0, 0];
+    /// assert_eq!(nanops::group_nanfirst(&a, &labels, 0, None)?, array![2.0].into_dyn());
+    /// # Ok::<(), nanops::Error>(())
+    /// ```
+    group fn group_nanfirst() -> E where E: Element = GroupEnd::<false>;
+
+    /// Last non-NaN value of each group (in C order over the grouped axes); NaN for an empty group (floats).
+    ///
+    /// ```text
+    /// group_nanlast(x)ₖ = x_max{ j : labelsⱼ = k, xⱼ not NaN }
+    /// ```
+    ///
+    /// `labels` has the shape of `a` along `axes` (an integer, several axes
+    /// or [`Axes::All`]; the axes in increasing order): the value at labels'
+    /// position `j` goes to group `labels[j]`; negative labels are skipped.
+    /// The result has the kept axes of `a`, then one axis of `num_labels`
+    /// groups (`None`: the largest label plus one), as numbagg's `group_*`.
+    ///
+    /// # Errors
+    /// [`Error::LabelsShape`](crate::Error::LabelsShape),
+    /// [`Error::LabelOutOfRange`](crate::Error::LabelOutOfRange) (a label at
+    /// or above `num_labels`), axis errors, [`Error::EmptyGroup`](crate::Error::EmptyGroup) for an empty group of integers (no NaN to give).
+    ///
+    /// ```
+    /// use ndarray::array;
+    /// let a = array![1.0, 2.0, f64::NAN];
+    /// let labels = array![0, 0, 0];
+    /// assert_eq!(nanops::group_nanlast(&a, &labels, 0, None)?, array![2.0].into_dyn());
+    /// # Ok::<(), nanops::Error>(())
+    /// ```
+    group fn group_nanlast() -> E where E: Element = GroupEnd::<true>;
+
+    /// Whether any non-NaN value of each group is nonzero (`false` for an empty group).
+    ///
+    /// ```text
+    /// group_nanany(x)ₖ = ∃ j : labelsⱼ = k, xⱼ not NaN, xⱼ ≠ 0
+    /// ```
+    ///
+    /// `labels` has the shape of `a` along `axes` (an integer, several axes
+    /// or [`Axes::All`]; the axes in increasing order): the value at labels'
+    /// position `j` goes to group `labels[j]`; negative labels are skipped.
+    /// The result has the kept axes of `a`, then one axis of `num_labels`
+    /// groups (`None`: the largest label plus one), as numbagg's `group_*`.
+    ///
+    /// # Errors
+    /// [`Error::LabelsShape`](crate::Error::LabelsShape),
+    /// [`Error::LabelOutOfRange`](crate::Error::LabelOutOfRange) (a label at
+    /// or above `num_labels`), axis errors.
+    ///
+    /// ```
+    /// use ndarray::array;
+    /// let a = array![0.0, f64::NAN, 2.0];
+    /// let labels = array![0, 0, 1];
+    /// assert_eq!(nanops::group_nanany(&a, &labels, 0, None)?, array![false, true].into_dyn());
+    /// # Ok::<(), nanops::Error>(())
+    /// ```
+    group fn group_nanany() -> bool where E: Element = GroupTruth::<false>;
+
+    /// Whether every non-NaN value of each group is nonzero (`true` for an empty group).
+    ///
+    /// ```text
+    /// group_nanall(x)ₖ = ∀ j : labelsⱼ = k, xⱼ not NaN ⇒ xⱼ ≠ 0
+    /// ```
+    ///
+    /// `labels` has the shape of `a` along `axes` (an integer, several axes
+    /// or [`Axes::All`]; the axes in increasing order): the value at labels'
+    /// position `j` goes to group `labels[j]`; negative labels are skipped.
+    /// The result has the kept axes of `a`, then one axis of `num_labels`
+    /// groups (`None`: the largest label plus one), as numbagg's `group_*`.
+    ///
+    /// # Errors
+    /// [`Error::LabelsShape`](crate::Error::LabelsShape),
+    /// [`Error::LabelOutOfRange`](crate::Error::LabelOutOfRange) (a label at
+    /// or above `num_labels`), axis errors.
+    ///
+    /// ```
+    /// use ndarray::array;
+    /// let a = array![0.0, 1.0, f64::NAN];
+    /// let labels = array![0, 0, 1];
+    /// assert_eq!(nanops::group_nanall(&a, &labels, 0, None)?, array![false, true].into_dyn());
+    /// # Ok::<(), nanops::Error>(())
+    /// ```
+    group fn group_nanall() -> bool where E: Element = GroupTruth::<true>;
+
+    /// Sum of the squares of the non-NaN values of each group; zero for an empty group.
+    ///
+    /// ```text
+    /// group_nansum_of_squares(x)ₖ = Σ { xⱼ² : labelsⱼ = k, xⱼ not NaN }
+    /// ```
+    ///
+    /// `labels` has the shape of `a` along `axes` (an integer, several axes
+    /// or [`Axes::All`]; the axes in increasing order): the value at labels'
+    /// position `j` goes to group `labels[j]`; negative labels are skipped.
+    /// The result has the kept axes of `a`, then one axis of `num_labels`
+    /// groups (`None`: the largest label plus one), as numbagg's `group_*`.
+    /// Accumulated as [`nansum`]; integers wrap on overflow.
+    ///
+    /// # Errors
+    /// [`Error::LabelsShape`](crate::Error::LabelsShape),
+    /// [`Error::LabelOutOfRange`](crate::Error::LabelOutOfRange) (a label at
+    /// or above `num_labels`), axis errors.
+    ///
+    /// ```
+    /// use ndarray::array;
+    /// let a = array![1.0, 2.0, f64::NAN];
+    /// let labels = array![0, 0, 1];
+    /// assert_eq!(nanops::group_nansum_of_squares(&a, &labels, 0, None)?, array![5.0, 0.0].into_dyn());
+    /// # Ok::<(), nanops::Error>(())
+    /// ```
+    group fn group_nansum_of_squares() -> E::Sum where E: QuantileElement = GroupSumOfSquares;
+
+    /// Median of the non-NaN values of each group; NaN for an empty group
+    /// (as [`nanmedian`] of an all-NaN slice).
+    ///
+    /// ```text
+    /// group_nanmedian(x)ₖ = nanmedian({ xⱼ : labelsⱼ = k })
+    /// ```
+    ///
+    /// `labels` has the shape of `a` along `axes` (an integer, several axes
+    /// or [`Axes::All`]; the axes in increasing order): the value at labels'
+    /// position `j` goes to group `labels[j]`; negative labels are skipped.
+    /// The result has the kept axes of `a`, then one axis of `num_labels`
+    /// groups (`None`: the largest label plus one). Each output's valid
+    /// values are sorted by label (a counting sort), then each group's
+    /// median is selected (never sorted), groups in parallel.
+    ///
+    /// # Errors
+    /// [`Error::LabelsShape`](crate::Error::LabelsShape),
+    /// [`Error::LabelOutOfRange`](crate::Error::LabelOutOfRange), axis errors.
+    ///
+    /// ```
+    /// use ndarray::array;
+    /// let a = array![1.0, 5.0, 2.0, f64::NAN, 7.0];
+    /// let labels = array![0, 0, 0, 1, 2];
+    /// let m = nanops::group_nanmedian(&a, &labels, 0, None)?;
+    /// assert_eq!((m[0], m[2]), (2.0, 7.0));
+    /// assert!(m[1].is_nan());
+    /// # Ok::<(), nanops::Error>(())
+    /// ```
+    group fn group_nanmedian() -> E::Value where E: QuantileElement = GroupQuantiles::median();
+
+    /// Quantiles of the non-NaN values of each group, [`nanquantile`]'s 13
+    /// methods and weights; NaN for an empty group.
+    ///
+    /// ```text
+    /// group_nanquantile(x, q)ᵢₖ = nanquantile({ xⱼ : labelsⱼ = k }, qᵢ)
+    /// ```
+    ///
+    /// Labels as [`group_nanmedian`]; the result has `q`'s axis first, then
+    /// the kept axes, then the groups. `weights` (non-negative, finite) has
+    /// the labels' shape (one weight per grouped position) or `a`'s shape;
+    /// only `inverted_cdf` and `averaged_inverted_cdf` take weights. The
+    /// arithmetic is `nanquantile`'s with `q` a float64 and the result in
+    /// `E::Value` (float32 stays float32).
+    ///
+    /// # Errors
+    /// As [`group_nanmedian`], and
+    /// [`Error::InvalidQuantile`](crate::Error::InvalidQuantile),
+    /// [`Error::WeightsShape`](crate::Error::WeightsShape),
+    /// [`Error::InvalidWeight`](crate::Error::InvalidWeight),
+    /// [`Error::WeightsUnsupported`](crate::Error::WeightsUnsupported).
+    ///
+    /// ```
+    /// use ndarray::array;
+    /// use nanops::QuantileMethod;
+    /// let a = array![1.0, 2.0, 3.0, 4.0, 10.0];
+    /// let labels = array![0, 0, 0, 0, 1];
+    /// let q = nanops::group_nanquantile(&a, &labels, 0, None, &[0.5, 1.0], QuantileMethod::Linear, None)?;
+    /// assert_eq!(q, array![[2.5, 10.0], [4.0, 10.0]].into_dyn());
+    /// # Ok::<(), nanops::Error>(())
+    /// ```
+    group fn group_nanquantile(q: &[f64], method: QuantileMethod, weights: Option<ArrayViewD<'_, f64>>) -> E::Value
+        where E: QuantileElement = GroupQuantiles { qs: Some(q), method, weights };
 }

@@ -36,6 +36,10 @@ impl<E: Element> Reducer<E> for NanCount {
         st.0 += fold_lanes(n, |a, b| a + b) + rest;
     }
     #[inline(always)]
+    fn push_value(&self, st: &mut Count, x: E) {
+        st.0 += !x.is_nan_value() as u64;
+    }
+    #[inline(always)]
     fn push_rows(&self, states: &mut [Count], rows: &[&[E]]) {
         let mut nans = vec![0u32; states.len()];
         for row in rows {

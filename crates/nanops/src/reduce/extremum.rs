@@ -137,6 +137,10 @@ macro_rules! extremum_reducer {
                     st.push(m);
                 }
             }
+            #[inline(always)]
+            fn push_value(&self, st: &mut Self::State, x: E) {
+                st.push(x);
+            }
             const SHORT: bool = true;
             /// The lane's values folded as a tree in registers (`(100000, 10)` along
             /// axis 1): NaN loses to any value. The tree pairs values `i` and

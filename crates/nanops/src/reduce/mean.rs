@@ -20,6 +20,13 @@ impl<E: Element> Reducer<E> for NanMean {
     fn push_slice(&self, st: &mut Self::State, xs: &[E]) {
         st.count += sum_into(&mut st.sum, xs, E::to_float);
     }
+    #[inline(always)]
+    fn push_value(&self, st: &mut Self::State, x: E) {
+        if !x.is_nan_value() {
+            st.sum.push(x.to_float());
+            st.count += 1;
+        }
+    }
     const SHORT: bool = true;
     const PREFETCH_SHORT: bool = true;
     #[inline(always)]

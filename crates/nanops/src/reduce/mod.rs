@@ -26,6 +26,7 @@ mod walk;
 
 pub(crate) use arg::{arg_slice, ArgReducer};
 pub(crate) use driver::reduce;
+pub(crate) use reducer::Reducer;
 // The public statistics (`NanSum`, …, `NanVar`): each kernel file's `pub`
 // types, whatever it adds.
 pub use count::*;

@@ -287,6 +287,12 @@ macro_rules! var_reducer {
                     }
                 }
             }
+            #[inline(always)]
+            fn push_value(&self, st: &mut Self::State, x: E) {
+                if !x.is_nan_value() {
+                    st.push(x.to_float());
+                }
+            }
             const SHORT: bool = true;
             /// Both passes over the lane in registers: the mean, then the
             /// deviations from it, each added as a tree.

@@ -92,6 +92,13 @@ pub trait Reducer<E: Element>: Sync {
     type Output: Copy + Default + Send + Sync + 'static;
     /// Folds a contiguous run of one output's values.
     fn push_slice(&self, st: &mut Self::State, xs: &[E]);
+    /// Folds one value (NaN skipped): what `push_slice` of a one-value run
+    /// gives, without the lane set-up (the group family pushes runs of one
+    /// value where labels are not sorted).
+    #[inline(always)]
+    fn push_value(&self, st: &mut Self::State, x: E) {
+        self.push_slice(st, std::slice::from_ref(&x));
+    }
     /// Whether [`Reducer::short_state`] is a kernel of its own. When false,
     /// short lanes are transposed and folded across outputs by `push_rows`.
     const SHORT: bool = false;

@@ -137,6 +137,12 @@ impl<E: Element> Reducer<E> for NanSum {
     fn push_slice(&self, st: &mut Self::State, xs: &[E]) {
         sum_into(st, xs, E::to_acc);
     }
+    #[inline(always)]
+    fn push_value(&self, st: &mut Self::State, x: E) {
+        if !x.is_nan_value() {
+            st.push(x.to_acc());
+        }
+    }
     const SHORT: bool = true;
     const PREFETCH_SHORT: bool = true;
     #[inline(always)]

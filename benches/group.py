@@ -1,0 +1,152 @@
+"""Time nanops' group-by reductions (``group_nan*``) against numbagg's
+``group_nan*``, flox's ``groupby_reduce`` (numpy and numbagg engines) and
+pandas ``Series.groupby`` in one process.
+
+10M values, 10% NaN at random, float64 and float32; 10 / 1,000 / 100,000
+groups; labels sorted (runs of equal labels) and random. Each round calls
+every function once (rounds interleaved); a case reports the fastest of its
+rounds for each library and the ratio fastest peer / nanops. Peers get the
+same labels (no negative ones) and the number of groups where they take it.
+
+    python3 benches/group.py                        # 3 rounds, prints a table
+    python3 benches/group.py --write                # and rewrites BENCHMARKS.md's section
+    python3 benches/group.py --funcs sum,mean --groups 10,1000 --rounds 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import time
+import warnings
+from collections.abc import Callable
+from pathlib import Path
+
+import numbagg
+import numpy as np
+import pandas as pd
+
+import nanops
+
+try:
+    import flox
+except ImportError:  # flox is optional
+    flox = None
+
+N = 10_000_000
+FUNCS = ("sum", "mean", "var", "max", "count", "first", "median", "quantile")
+#: numbagg has no group median or quantile; flox's numbagg engine falls back
+#: to its numpy engine for them (so only flox-numpy is timed)
+ORDER = ("median", "quantile")
+Q = 0.9
+GROUPS = (10, 1000, 100_000)
+
+
+def peers(func: str, a: np.ndarray, labels: np.ndarray, g: int) -> dict[str, Callable[[], object]]:
+    calls: dict[str, Callable[[], object]] = {}
+    if func not in ORDER:
+        nb = getattr(numbagg, f"group_nan{func}")
+        calls["numbagg"] = lambda: nb(a, labels, num_labels=g)
+    if flox is not None:
+        groups = np.arange(g)
+        kw = {"finalize_kwargs": {"q": Q}} if func == "quantile" else {}
+        for engine in ("numpy",) if func in ORDER else ("numpy", "numbagg"):
+            calls[f"flox-{engine}"] = lambda e=engine: flox.groupby_reduce(
+                a, labels, func="count" if func == "count" else f"nan{func}",
+                expected_groups=groups, engine=e, **kw)
+    grouped = pd.Series(a).groupby(labels)
+    if func == "quantile":
+        calls["pandas"] = lambda: grouped.quantile(Q)
+    else:
+        calls["pandas"] = lambda: getattr(grouped, func)()
+    return calls
+
+
+def ours(func: str, a: np.ndarray, labels: np.ndarray, g: int) -> Callable[[], object]:
+    if func == "quantile":
+        return lambda: nanops.group_nanquantile(a, labels, Q, num_labels=g)
+    f = getattr(nanops, f"group_nan{func}")
+    return lambda: f(a, labels, num_labels=g)
+
+
+def fastest(calls: dict[str, Callable[[], object]], rounds: int) -> dict[str, float]:
+    best = {name: float("inf") for name in calls}
+    for _ in range(rounds):
+        for name, call in calls.items():
+            t = time.perf_counter()
+            call()
+            best[name] = min(best[name], time.perf_counter() - t)
+    return best
+
+
+LIBS = ("nanops", "numbagg", "flox-numpy", "flox-numbagg", "pandas")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--funcs", default=",".join(FUNCS))
+    parser.add_argument("--groups", default=",".join(map(str, GROUPS)))
+    parser.add_argument("--dtypes", default="float64,float32")
+    parser.add_argument("--orders", default="sorted,random")
+    parser.add_argument("--write", action="store_true", help="rewrite BENCHMARKS.md's section")
+    args = parser.parse_args()
+    warnings.simplefilter("ignore", RuntimeWarning)
+    rng = np.random.default_rng(0)
+    # numbagg compiles on first use: warm every kernel once
+    for dt in args.dtypes.split(","):
+        for f in args.funcs.split(","):
+            if f not in ORDER:
+                getattr(numbagg, f"group_nan{f}")(np.ones(10, dt), np.arange(10) % 3, num_labels=3)
+    head = ("| dtype   | labels | groups | func     | nanops ms | numbagg ms | flox-numpy ms "
+            "| flox-numbagg ms | pandas ms | peer / nanops |")
+    rule = "|" + "|".join("-" * (len(c)) for c in head.split("|")[1:-1]) + "|"
+    lines = [head, rule]
+    print(head)
+    print(rule)
+    for dt in args.dtypes.split(","):
+        a = rng.standard_normal(N).astype(dt)
+        a[rng.random(N) < 0.1] = np.nan
+        for order in args.orders.split(","):
+            for g in map(int, args.groups.split(",")):
+                labels = rng.integers(0, g, N)
+                if order == "sorted":
+                    labels.sort()
+                for func in args.funcs.split(","):
+                    calls = {"nanops": ours(func, a, labels, g)}
+                    calls |= peers(func, a, labels, g)
+                    best = fastest(calls, args.rounds)
+                    peer = min(v for k, v in best.items() if k != "nanops")
+                    cell = lambda k: f"{best[k] * 1e3:.1f}" if k in best else "—"  # noqa: E731
+                    line = (f"| {dt:<7} | {order:<6} | {g:>6} | {func:<8} | {cell('nanops'):>9} "
+                            f"| {cell('numbagg'):>10} | {cell('flox-numpy'):>13} "
+                            f"| {cell('flox-numbagg'):>15} | {cell('pandas'):>9} "
+                            f"| {peer / best['nanops']:>12.1f}x |")
+                    print(line, flush=True)
+                    lines.append(line)
+    if args.write:
+        path = Path(__file__).resolve().parent.parent / "BENCHMARKS.md"
+        text = path.read_text()
+        opts = "".join(f" --{k} {getattr(args, k)}" for k in ("rounds", "funcs", "groups", "dtypes", "orders")
+                       if str(getattr(args, k)) != parser.get_default(k).__str__())
+        cmd = "python3 benches/group.py --write" + opts
+        fv = flox.__version__ if flox is not None else "absent"
+        section = (
+            "## Group-by\n\n"
+            f"`{cmd}` ({os.cpu_count()} CPUs; numbagg {numbagg.__version__}, flox {fv}, pandas "
+            f"{pd.__version__}; fastest of {args.rounds} interleaved rounds; {N:,} values, 10% NaN; "
+            "labels in 0..groups, sorted or random; quantile: q=0.9, linear; flox `groupby_reduce(..., expected_groups="
+            "arange(groups), engine=...)`; pandas `Series.groupby(labels).func()`):\n\n"
+            + "\n".join(lines) + "\n"
+        )
+        if "## Group-by" in text:
+            text = re.sub(r"## Group-by\n.*?(?=\n## |\Z)", section.rstrip("\n") + "\n",
+                          text, flags=re.S)
+        else:
+            text = text.rstrip("\n") + "\n\n" + section
+        path.write_text(text)
+
+
+if __name__ == "__main__":
+    main()

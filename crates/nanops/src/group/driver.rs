@@ -1,0 +1,392 @@
+//! The group driver: labels checked, grouped axes moved last, states per
+//! (output, label) filled by threads at shape-fixed boundaries and merged in
+//! a fixed order.
+
+use super::statistic::GroupStatistic;
+use crate::element::Element;
+use crate::error::{ensure_memory, Error, Result};
+use crate::options::Axes;
+use crate::par::{map_tasks, MIN_TASK};
+use ndarray::{ArrayD, ArrayViewD, IxDyn};
+
+/// Most chunks one output's values are split into (each holds a state per label).
+const MAX_CHUNKS: usize = 8;
+
+/// The number of labels: `given`, checked against the largest label, or
+/// the largest label plus one (0 when every label is negative).
+fn label_count(labels: &[i64], given: Option<usize>) -> Result<usize> {
+    let max = labels.iter().copied().max().unwrap_or(-1);
+    match given {
+        Some(n) if max >= 0 && max as u64 >= n as u64 => Err(Error::LabelOutOfRange {
+            label: max,
+            num_labels: n,
+        }),
+        Some(n) => Ok(n),
+        None if max < 0 => Ok(0),
+        None => usize::try_from(max)
+            .ok()
+            .and_then(|m| m.checked_add(1))
+            .ok_or(Error::OutOfMemory { bytes: usize::MAX }),
+    }
+}
+
+/// Folds the values `xs` of one output, `labels` theirs, into `states`;
+/// `start` is the position of `xs[0]` among the output's values. Runs of
+/// equal labels enter as one slice (sorted labels: long runs the reduce
+/// kernels vectorise); negative labels are skipped.
+#[inline(always)]
+fn fold<E: Element, T: GroupStatistic<E>>(
+    stat: &T,
+    states: &mut [T::State],
+    xs: &[E],
+    labels: &[i64],
+    start: usize,
+) {
+    E::dispatch(|| {
+        let n = xs.len().min(labels.len());
+        let mut i = 0;
+        while i < n {
+            let g = labels[i];
+            let mut j = i + 1;
+            while j < n && labels[j] == g {
+                j += 1;
+            }
+            if g >= 0 {
+                let st = &mut states[g as usize];
+                if j == i + 1 {
+                    stat.push_one(st, xs[i], start + i);
+                } else {
+                    stat.push_run(st, &xs[i..j], start + i);
+                }
+            }
+            i = j;
+        }
+    })
+}
+
+/// Appends the results of `states` to `out`; an empty group whose result
+/// the output type cannot hold is [`Error::EmptyGroup`].
+fn finish_into<E: Element, T: GroupStatistic<E>>(
+    stat: &T,
+    op: &'static str,
+    states: &[T::State],
+    out: &mut Vec<T::Output>,
+) -> Result<()> {
+    for (group, st) in states.iter().enumerate() {
+        out.push(stat.finish(st).ok_or(Error::EmptyGroup { op, group })?);
+    }
+    Ok(())
+}
+
+/// The grouping of one call: labels checked, the values with the grouped
+/// axes last in C order (a copy only when the view is not already so).
+pub(crate) struct Grouping<'a, E> {
+    /// The values, `n_out` rows of `n_in` (kept axes first).
+    pub values: ndarray::CowArray<'a, E, IxDyn>,
+    /// The labels, `n_in` of them in C order.
+    pub labels: ndarray::CowArray<'a, i64, IxDyn>,
+    /// The axis order that moves the grouped axes last.
+    pub order: Vec<usize>,
+    /// The number of groups.
+    pub num_labels: usize,
+    /// The number of outputs (the kept axes' size).
+    pub n_out: usize,
+    /// The number of values of each output.
+    pub n_in: usize,
+    /// The result's shape: the kept axes, then the groups.
+    pub shape: Vec<usize>,
+}
+
+impl<'a, E: Element> Grouping<'a, E> {
+    /// Checks `labels` against `values` along `axes` and `num_labels`;
+    /// `extra` is the memory (count, size) the caller will allocate per
+    /// result (its states, scratch), probed with the result's and the copy's.
+    pub(crate) fn new(
+        values: &'a ArrayViewD<'a, E>,
+        labels: &'a ArrayViewD<'a, i64>,
+        axes: Axes,
+        num_labels: Option<usize>,
+        per_result: usize,
+    ) -> Result<Self> {
+        let ndim = values.ndim();
+        let axes = axes.normalize(ndim)?;
+        let expected: Vec<usize> = axes.iter().map(|&a| values.shape()[a]).collect();
+        if labels.shape() != expected.as_slice() {
+            return Err(Error::LabelsShape {
+                expected,
+                found: labels.shape().to_vec(),
+            });
+        }
+        let labels = labels.as_standard_layout();
+        let flat = labels
+            .as_slice()
+            .expect("a standard-layout array is a slice");
+        let num_labels = label_count(flat, num_labels)?;
+        let kept: Vec<usize> = (0..ndim).filter(|a| !axes.contains(a)).collect();
+        let mut shape: Vec<usize> = kept.iter().map(|&a| values.shape()[a]).collect();
+        let n_out: usize = shape.iter().product();
+        let n_in = flat.len();
+        shape.push(num_labels);
+        let results = n_out
+            .checked_mul(num_labels)
+            .ok_or(Error::OutOfMemory { bytes: usize::MAX })?;
+        ensure_memory(&[
+            (results, per_result),
+            (values.len(), std::mem::size_of::<E>()),
+        ])?;
+        let order: Vec<usize> = kept.iter().chain(axes.iter()).copied().collect();
+        let moved = values.view().permuted_axes(IxDyn(&order));
+        let values = if moved.is_standard_layout() {
+            ndarray::CowArray::from(moved)
+        } else {
+            ndarray::CowArray::from(moved.as_standard_layout().into_owned())
+        };
+        Ok(Grouping {
+            values,
+            labels,
+            order,
+            num_labels,
+            n_out,
+            n_in,
+            shape,
+        })
+    }
+
+    /// The values of output `r`.
+    pub(crate) fn row(&self, r: usize) -> &[E] {
+        let flat = self.values.as_slice().expect("standard layout");
+        &flat[r * self.n_in..(r + 1) * self.n_in]
+    }
+
+    /// The labels, in C order.
+    pub(crate) fn labels(&self) -> &[i64] {
+        self.labels.as_slice().expect("standard layout")
+    }
+}
+
+/// `stat` of the values of each label: `labels` has the shape of `values`
+/// along `axes` (in increasing axis order), negative labels are skipped;
+/// the result has the kept axes, then one axis of `num_labels` (by default
+/// the largest label plus one). `op` names the function in errors.
+pub(crate) fn group_reduce<E: Element, T: GroupStatistic<E>>(
+    values: &ArrayViewD<'_, E>,
+    labels: &ArrayViewD<'_, i64>,
+    axes: Axes,
+    num_labels: Option<usize>,
+    stat: &T,
+    op: &'static str,
+) -> Result<ArrayD<T::Output>> {
+    let per_result =
+        std::mem::size_of::<T::Output>() + MAX_CHUNKS * std::mem::size_of::<T::State>();
+    let g = Grouping::new(values, labels, axes, num_labels, per_result)?;
+    let (n_out, n_in, num_labels) = (g.n_out, g.n_in, g.num_labels);
+    let labels = g.labels();
+    // few outputs of many values: chunks of each output's values, a state
+    // per label each (the count depends on the shape only: same bits for
+    // any number of threads)
+    let chunks = if n_out < 4 {
+        (n_in / MIN_TASK.max(4 * num_labels)).clamp(1, MAX_CHUNKS)
+    } else {
+        1
+    };
+    let mut out = Vec::with_capacity(n_out * num_labels);
+    if chunks > 1 {
+        let len = n_in.div_ceil(chunks);
+        for r in 0..n_out {
+            let xs = g.row(r);
+            let parts = map_tasks(chunks, |c| {
+                let lo = (c * len).min(n_in);
+                let hi = ((c + 1) * len).min(n_in);
+                let mut states = vec![T::State::default(); num_labels];
+                fold(stat, &mut states, &xs[lo..hi], &labels[lo..hi], lo);
+                states
+            });
+            let (first, rest) = parts.split_first().expect("at least one chunk");
+            let mut states = first.clone();
+            for part in rest {
+                for (st, later) in states.iter_mut().zip(part) {
+                    stat.merge(st, later);
+                }
+            }
+            finish_into(stat, op, &states, &mut out)?;
+        }
+    } else {
+        // many outputs: blocks of whole outputs per task
+        let per_task = (MIN_TASK / n_in.max(1)).max(1);
+        let tasks = n_out.div_ceil(per_task);
+        let parts = map_tasks(tasks, |t| -> Result<Vec<T::Output>> {
+            let rows = t * per_task..((t + 1) * per_task).min(n_out);
+            let mut part = Vec::with_capacity(rows.len() * num_labels);
+            let mut states = vec![T::State::default(); num_labels];
+            for r in rows {
+                states.fill(T::State::default());
+                fold(stat, &mut states, g.row(r), labels, 0);
+                finish_into(stat, op, &states, &mut part)?;
+            }
+            Ok(part)
+        });
+        for part in parts {
+            out.extend(part?);
+        }
+    }
+    Ok(ArrayD::from_shape_vec(IxDyn(&g.shape), out).expect("one result per output and label"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::group::statistic::{GroupArg, GroupEnd, Streaming};
+    use crate::reduce::{NanMean, NanSum};
+    use ndarray::{array, Array1};
+
+    fn sum(values: &ArrayViewD<'_, f64>, labels: &ArrayViewD<'_, i64>, axes: Axes) -> ArrayD<f64> {
+        group_reduce(
+            values,
+            labels,
+            axes,
+            None,
+            &Streaming(NanSum),
+            "group_nansum",
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn sums_per_label_skipping_negative_labels_and_nan() {
+        let v = array![1.0, f64::NAN, 3.0, 4.0, 5.0].into_dyn();
+        let l = array![0, 0, 2, -1, 0].into_dyn();
+        assert_eq!(
+            sum(&v.view(), &l.view(), Axes::All),
+            array![6.0, 0.0, 3.0].into_dyn()
+        );
+    }
+
+    #[test]
+    fn groups_land_on_the_last_axis_whatever_the_axes_and_layout() {
+        let v = ndarray::Array::from_shape_fn((3, 4, 2), |(i, j, k)| (i * 8 + j * 2 + k) as f64);
+        let l = array![[0, 1], [1, 0], [2, 2], [0, -1]].into_dyn();
+        for view in [v.view(), v.view().reversed_axes().reversed_axes()] {
+            let got = sum(&view.into_dyn(), &l.view(), Axes::Many(vec![2, 1]));
+            assert_eq!(got.shape(), &[3, 3]);
+            for i in 0..3 {
+                let mut want = [0.0; 3];
+                for j in 0..4 {
+                    for k in 0..2 {
+                        if l[[j, k]] >= 0 {
+                            want[l[[j, k]] as usize] += v[[i, j, k]];
+                        }
+                    }
+                }
+                assert_eq!(
+                    got.index_axis(ndarray::Axis(0), i)
+                        .iter()
+                        .copied()
+                        .collect::<Vec<_>>(),
+                    want.to_vec()
+                );
+            }
+        }
+        // the transposed view (not C-contiguous) gives the same
+        let t = v.view().permuted_axes([1, 2, 0]);
+        let got = sum(&t.into_dyn(), &l.view(), Axes::Many(vec![0, 1]));
+        let want = sum(&v.view().into_dyn(), &l.view(), Axes::Many(vec![1, 2]));
+        assert_eq!(got, want);
+    }
+
+    #[test]
+    fn chunked_and_single_thread_results_agree_bit_for_bit() {
+        // long enough for several chunks; labels random-looking
+        let n = 3 * MIN_TASK + 17;
+        let v: Array1<f64> = (0..n).map(|i| ((i * 7919) % 1000) as f64 * 0.1).collect();
+        let l: Array1<i64> = (0..n).map(|i| ((i * 31) % 11) as i64 - 1).collect();
+        let (v, l) = (v.into_dyn(), l.into_dyn());
+        let got = group_reduce(
+            &v.view(),
+            &l.view(),
+            Axes::All,
+            None,
+            &Streaming(NanMean),
+            "m",
+        )
+        .unwrap();
+        let serial = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap()
+            .install(|| {
+                group_reduce(
+                    &v.view(),
+                    &l.view(),
+                    Axes::All,
+                    None,
+                    &Streaming(NanMean),
+                    "m",
+                )
+            })
+            .unwrap();
+        assert_eq!(got, serial);
+        for g in 0..10 {
+            let xs: Vec<f64> = (0..n).filter(|&i| l[i] == g).map(|i| v[i]).collect();
+            let mean = xs.iter().sum::<f64>() / xs.len() as f64;
+            assert!((got[g as usize] - mean).abs() <= 1e-9 * mean.abs());
+        }
+        // positions survive the chunks
+        let arg = group_reduce(
+            &v.view(),
+            &l.view(),
+            Axes::All,
+            None,
+            &GroupArg::<true>,
+            "a",
+        )
+        .unwrap();
+        for g in 0..10 {
+            let i = arg[g] as usize;
+            assert_eq!(l[i], g as i64);
+            assert!((0..n)
+                .filter(|&k| l[k] == g as i64)
+                .all(|k| v[k] < v[i] || (v[k] == v[i] && k >= i)));
+        }
+    }
+
+    #[test]
+    fn bad_labels_are_errors() {
+        let v = array![1.0, 2.0].into_dyn();
+        let l = array![0, 3].into_dyn();
+        let r = group_reduce(
+            &v.view(),
+            &l.view(),
+            Axes::All,
+            Some(3),
+            &Streaming(NanSum),
+            "s",
+        );
+        assert_eq!(
+            r,
+            Err(Error::LabelOutOfRange {
+                label: 3,
+                num_labels: 3
+            })
+        );
+        let short = array![0].into_dyn();
+        let r = group_reduce(
+            &v.view(),
+            &short.view(),
+            Axes::All,
+            None,
+            &Streaming(NanSum),
+            "s",
+        );
+        assert!(matches!(r, Err(Error::LabelsShape { .. })));
+        let ints = array![1_i32, 2].into_dyn();
+        let r = group_reduce(
+            &ints.view(),
+            &l.view(),
+            Axes::All,
+            None,
+            &GroupEnd::<false>,
+            "f",
+        );
+        assert_eq!(r, Err(Error::EmptyGroup { op: "f", group: 1 }));
+    }
+}

@@ -1,0 +1,171 @@
+//! The family's one trait, [`GroupStatistic`], the adapter that makes every
+//! reducer of the reduce family one, and the statistics of the group family
+//! alone.
+
+use crate::element::{Accumulator, Element};
+use crate::reduce::Reducer;
+use crate::states::{ArgExtremum, State, Sum};
+
+/// One statistic per label: its partial state, how a run of values of one
+/// label enters it, how states merge and how a state becomes the result.
+///
+/// Public only in name: the module is private, so no user can name or
+/// implement it (it is the family's internal contract).
+pub trait GroupStatistic<E: Element>: Sync {
+    /// The partial state of one (output, label); `Default` is the empty state.
+    type State: Clone + Default + Send + Sync;
+    /// The result type of one (output, label).
+    type Output: Copy + Default + Send + Sync + 'static;
+    /// Folds a run of consecutive values of one label; `start` is the flat
+    /// position (C order over the grouped axes) of `xs[0]`.
+    fn push_run(&self, st: &mut Self::State, xs: &[E], start: usize);
+    /// [`push_run`](GroupStatistic::push_run) of one value at `index`
+    /// (unsorted labels: most runs are one value long).
+    #[inline(always)]
+    fn push_one(&self, st: &mut Self::State, x: E, index: usize) {
+        self.push_run(st, std::slice::from_ref(&x), index);
+    }
+    /// Adds the state of values that come after those of `st`.
+    fn merge(&self, st: &mut Self::State, later: &Self::State);
+    /// The result of a state; `None` when the result type cannot hold the
+    /// result of an empty group (the minimum of integers: NaN does not exist).
+    fn finish(&self, st: &Self::State) -> Option<Self::Output>;
+}
+
+/// A reducer of the reduce family (`NanSum`, `NanMean`, `NanVar`, …) as a
+/// group statistic: each run is a slice its kernel folds, its state merges,
+/// its `finish` gives the result, so a group's value is what the reduction
+/// gives for the group's values. A reduction without identity (min, max)
+/// of an empty group of integers has no result (`None`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Streaming<R>(pub R);
+
+impl<E: Element, R: Reducer<E>> GroupStatistic<E> for Streaming<R> {
+    type State = R::State;
+    type Output = R::Output;
+    #[inline(always)]
+    fn push_run(&self, st: &mut Self::State, xs: &[E], _start: usize) {
+        self.0.push_slice(st, xs);
+    }
+    #[inline(always)]
+    fn push_one(&self, st: &mut Self::State, x: E, _index: usize) {
+        self.0.push_value(st, x);
+    }
+    #[inline(always)]
+    fn merge(&self, st: &mut Self::State, later: &Self::State) {
+        st.merge(later);
+    }
+    fn finish(&self, st: &Self::State) -> Option<Self::Output> {
+        if !E::CAN_BE_NAN && R::NO_IDENTITY.is_some() && self.0.degenerate(st) {
+            return None;
+        }
+        Some(self.0.finish(st))
+    }
+}
+
+/// The position (C order over the grouped axes) of a label's first minimum
+/// (`MAX = false`) or maximum, as `f64`; NaN for a group without a valid
+/// value (numbagg's `group_nanargmin`/`group_nanargmax`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct GroupArg<const MAX: bool>;
+
+impl<E: Element, const MAX: bool> GroupStatistic<E> for GroupArg<MAX> {
+    type State = ArgExtremum<E, MAX>;
+    type Output = f64;
+    #[inline(always)]
+    fn push_run(&self, st: &mut Self::State, xs: &[E], start: usize) {
+        for (k, &x) in xs.iter().enumerate() {
+            st.push(x, start + k);
+        }
+    }
+    #[inline(always)]
+    fn merge(&self, st: &mut Self::State, later: &Self::State) {
+        State::merge(st, later);
+    }
+    fn finish(&self, st: &Self::State) -> Option<f64> {
+        Some(st.get().map_or(f64::NAN, |(_, i)| i as f64))
+    }
+}
+
+/// A label's first (`LAST = false`) or last valid value; NaN for a group
+/// without one (`None` for integers, which have no NaN).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct GroupEnd<const LAST: bool>;
+
+impl<E: Element, const LAST: bool> GroupStatistic<E> for GroupEnd<LAST> {
+    type State = Option<E>;
+    type Output = E;
+    #[inline(always)]
+    fn push_run(&self, st: &mut Option<E>, xs: &[E], _start: usize) {
+        if LAST {
+            if let Some(&x) = xs.iter().rev().find(|x| !x.is_nan_value()) {
+                *st = Some(x);
+            }
+        } else if st.is_none() {
+            *st = xs.iter().copied().find(|x| !x.is_nan_value());
+        }
+    }
+    #[inline(always)]
+    fn merge(&self, st: &mut Option<E>, later: &Option<E>) {
+        if later.is_some() && (LAST || st.is_none()) {
+            *st = *later;
+        }
+    }
+    fn finish(&self, st: &Option<E>) -> Option<E> {
+        st.or_else(|| E::CAN_BE_NAN.then(E::nan))
+    }
+}
+
+/// Whether any (`ALL = false`) or every valid value of a label is nonzero
+/// (NaN skipped: an empty group gives `false` for any, `true` for all).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct GroupTruth<const ALL: bool>;
+
+impl<E: Element, const ALL: bool> GroupStatistic<E> for GroupTruth<ALL> {
+    /// Whether a deciding value was seen: a nonzero one for any, a zero
+    /// one for all.
+    type State = bool;
+    type Output = bool;
+    #[inline(always)]
+    fn push_run(&self, st: &mut bool, xs: &[E], _start: usize) {
+        if !*st {
+            let zero = E::default();
+            *st = xs
+                .iter()
+                .any(|&x| !x.is_nan_value() && ((x == zero) == ALL));
+        }
+    }
+    #[inline(always)]
+    fn merge(&self, st: &mut bool, later: &bool) {
+        *st |= *later;
+    }
+    fn finish(&self, st: &bool) -> Option<bool> {
+        Some(*st != ALL)
+    }
+}
+
+/// The sum of the squares of a label's valid values, accumulated as
+/// `nansum` (in [`Element::Acc`], compensated).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct GroupSumOfSquares;
+
+impl<E: Element> GroupStatistic<E> for GroupSumOfSquares {
+    type State = Sum<E::Acc>;
+    type Output = E::Sum;
+    #[inline(always)]
+    fn push_run(&self, st: &mut Self::State, xs: &[E], _start: usize) {
+        for &x in xs {
+            if !x.is_nan_value() {
+                let a = x.to_acc();
+                st.push(a.mul(a));
+            }
+        }
+    }
+    #[inline(always)]
+    fn merge(&self, st: &mut Self::State, later: &Self::State) {
+        st.merge(later);
+    }
+    fn finish(&self, st: &Self::State) -> Option<E::Sum> {
+        Some(E::sum_from_acc(st.value()))
+    }
+}

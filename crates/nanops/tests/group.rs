@@ -1,0 +1,119 @@
+//! The group family against a slow obvious reference: each group's values
+//! collected one by one (C order over the grouped axes), reduced by hand.
+
+use nanops::{Axes, QuantileMethod};
+use ndarray::{Array2, ArrayD, Axis};
+use proptest::prelude::*;
+
+/// The valid values of each (row, group) of `v` (rows along axis 0, the
+/// grouped axis 1).
+fn groups(v: &Array2<f64>, labels: &[i64], n: usize) -> Vec<Vec<Vec<f64>>> {
+    v.axis_iter(Axis(0))
+        .map(|row| {
+            let mut gs = vec![Vec::new(); n];
+            for (j, &x) in row.iter().enumerate() {
+                if labels[j] >= 0 && !x.is_nan() {
+                    gs[labels[j] as usize].push(x);
+                }
+            }
+            gs
+        })
+        .collect()
+}
+
+fn close(a: f64, b: f64) -> bool {
+    (a.is_nan() && b.is_nan()) || (a - b).abs() <= 1e-9 * (1.0 + b.abs())
+}
+
+fn check(got: &ArrayD<f64>, want: impl Fn(&[f64]) -> f64, gs: &[Vec<Vec<f64>>]) {
+    for (r, row) in gs.iter().enumerate() {
+        for (g, xs) in row.iter().enumerate() {
+            let (a, b) = (got[[r, g]], want(xs));
+            assert!(close(a, b), "row {r} group {g}: {a} vs {b} ({xs:?})");
+        }
+    }
+}
+
+fn input() -> impl Strategy<Value = (Array2<f64>, Vec<i64>, usize)> {
+    (1usize..4, 0usize..60, 1usize..6).prop_flat_map(|(rows, cols, n)| {
+        (
+            prop::collection::vec(
+                prop_oneof![3 => -50i32..50, 1 => Just(i32::MIN)],
+                rows * cols,
+            ),
+            prop::collection::vec(-1i64..n as i64, cols),
+            Just((rows, cols, n)),
+        )
+            .prop_map(|(vals, labels, (rows, cols, n))| {
+                let v = vals
+                    .into_iter()
+                    .map(|x| {
+                        if x == i32::MIN {
+                            f64::NAN
+                        } else {
+                            x as f64 / 4.0
+                        }
+                    })
+                    .collect();
+                (Array2::from_shape_vec((rows, cols), v).unwrap(), labels, n)
+            })
+    })
+}
+
+proptest! {
+    #[test]
+    fn streaming_statistics_match_the_reference((v, labels, n) in input()) {
+        let l = ndarray::Array1::from(labels.clone());
+        let gs = groups(&v, &labels, n);
+        let ax = || Axes::One(1);
+        check(&nanops::group_nansum(&v, &l, ax(), Some(n)).unwrap(), |xs| xs.iter().sum(), &gs);
+        let mean = |xs: &[f64]| xs.iter().sum::<f64>() / xs.len() as f64;
+        check(&nanops::group_nanmean(&v, &l, ax(), Some(n)).unwrap(), mean, &gs);
+        let var = |xs: &[f64]| {
+            if xs.len() < 2 { return f64::NAN; }
+            let m = mean(xs);
+            xs.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / (xs.len() - 1) as f64
+        };
+        check(&nanops::group_nanvar(&v, &l, ax(), Some(n), 1.0).unwrap(), var, &gs);
+        let min = |xs: &[f64]| xs.iter().copied().reduce(f64::min).unwrap_or(f64::NAN);
+        check(&nanops::group_nanmin(&v, &l, ax(), Some(n)).unwrap(), min, &gs);
+        let first = |xs: &[f64]| xs.first().copied().unwrap_or(f64::NAN);
+        check(&nanops::group_nanfirst(&v, &l, ax(), Some(n)).unwrap(), first, &gs);
+        let last = |xs: &[f64]| xs.last().copied().unwrap_or(f64::NAN);
+        check(&nanops::group_nanlast(&v, &l, ax(), Some(n)).unwrap(), last, &gs);
+        let count = nanops::group_nancount(&v, &l, ax(), Some(n)).unwrap().mapv(|c| c as f64);
+        check(&count, |xs| xs.len() as f64, &gs);
+        let ss = |xs: &[f64]| xs.iter().map(|x| x * x).sum();
+        check(&nanops::group_nansum_of_squares(&v, &l, ax(), Some(n)).unwrap(), ss, &gs);
+        // argmax: the first position holding the group's maximum
+        let arg = nanops::group_nanargmax(&v, &l, ax(), Some(n)).unwrap();
+        for (r, row) in gs.iter().enumerate() {
+            for (g, xs) in row.iter().enumerate() {
+                let m = xs.iter().copied().reduce(f64::max);
+                let want = m.map_or(f64::NAN, |m| {
+                    (0..labels.len()).find(|&j| labels[j] == g as i64 && v[[r, j]] == m).unwrap() as f64
+                });
+                prop_assert!(close(arg[[r, g]], want));
+            }
+        }
+    }
+
+    #[test]
+    fn medians_and_quantiles_match_a_sort((v, labels, n) in input(), q in 0.0f64..=1.0) {
+        let l = ndarray::Array1::from(labels.clone());
+        let gs = groups(&v, &labels, n);
+        let sorted = |xs: &[f64]| { let mut s = xs.to_vec(); s.sort_by(f64::total_cmp); s };
+        let median = |xs: &[f64]| {
+            let s = sorted(xs);
+            let m = s.len();
+            if m == 0 { f64::NAN } else if m % 2 == 1 { s[m / 2] } else { (s[m / 2 - 1] + s[m / 2]) / 2.0 }
+        };
+        check(&nanops::group_nanmedian(&v, &l, Axes::One(1), Some(n)).unwrap(), median, &gs);
+        let lower = nanops::group_nanquantile(&v, &l, Axes::One(1), Some(n), &[q], QuantileMethod::Lower, None).unwrap();
+        let lower = lower.index_axis(Axis(0), 0).to_owned();
+        check(&lower, |xs| {
+            let s = sorted(xs);
+            if s.is_empty() { f64::NAN } else { s[(q * (s.len() - 1) as f64).floor() as usize] }
+        }, &gs);
+    }
+}

@@ -1,0 +1,363 @@
+"""Group-by reductions (``group_nan*``): against a per-group loop over
+NumPy's ``nan*`` functions (and scipy for skew/kurtosis), against numbagg's
+``group_nan*`` and pandas ``groupby`` where they have the function, over
+dtypes, layouts, axes (None, int, tuple), negative labels and every integer
+label dtype; the errors for bad labels; the caller's data left unchanged.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+import scipy.stats
+from _support import make_layout
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from numpy.exceptions import AxisError
+
+import nanops
+
+STREAMING = (
+    "sum", "prod", "mean", "var", "std", "min", "max", "argmin", "argmax",
+    "count", "first", "last", "any", "all", "sum_of_squares", "skew", "kurt",
+)
+LAYOUTS = ("C", "F", "strided", "negative", "transposed", "byteswapped", "unaligned")
+
+
+def _first(v: np.ndarray) -> Any:
+    ok = v[~np.isnan(v)] if v.dtype.kind in "fc" else v
+    return ok[0] if ok.size else np.nan
+
+
+def _last(v: np.ndarray) -> Any:
+    ok = v[~np.isnan(v)] if v.dtype.kind in "fc" else v
+    return ok[-1] if ok.size else np.nan
+
+
+def _valid(v: np.ndarray) -> np.ndarray:
+    return v[~np.isnan(v)] if v.dtype.kind in "fc" else v
+
+
+def _argext(f: Callable[..., Any]) -> Callable[[np.ndarray, np.ndarray], float]:
+    def ref(v: np.ndarray, pos: np.ndarray) -> float:
+        if v.size == 0 or (v.dtype.kind in "fc" and np.isnan(v).all()):
+            return np.nan
+        return float(pos[f(v)])
+
+    return ref
+
+
+def _moment(kind: str, **kw: Any) -> Callable[[np.ndarray], float]:
+    def ref(v: np.ndarray) -> float:
+        x = _valid(v).astype(np.float64)
+        if x.size < 2:
+            return np.nan
+        f = scipy.stats.skew if kind == "skew" else scipy.stats.kurtosis
+        return float(f(x, **kw))
+
+    return ref
+
+
+#: The slow obvious reference of each statistic: one group's values (in the
+#: C order of the grouped axes) → its result.
+REFS: dict[str, Callable[..., Any]] = {
+    "sum": np.nansum,
+    "prod": np.nanprod,
+    "mean": lambda v: np.nanmean(v) if _valid(v).size else np.nan,
+    "var": lambda v, ddof=1: np.nanvar(v, ddof=ddof) if _valid(v).size > ddof else np.nan,
+    "std": lambda v, ddof=1: np.nanstd(v, ddof=ddof) if _valid(v).size > ddof else np.nan,
+    "min": lambda v: np.nanmin(v) if _valid(v).size else np.nan,
+    "max": lambda v: np.nanmax(v) if _valid(v).size else np.nan,
+    "count": lambda v: _valid(v).size,
+    "first": _first,
+    "last": _last,
+    "any": lambda v: bool(np.any(_valid(v) != 0)),
+    "all": lambda v: bool(np.all(_valid(v) != 0)),
+    "sum_of_squares": lambda v: np.nansum(v.astype(np.float64) ** 2),
+    "skew": _moment("skew", bias=True),
+    "kurt": _moment("kurt", bias=True, fisher=True),
+}
+
+
+def reference(stat: str, values: np.ndarray, labels: np.ndarray, axes: tuple[int, ...],
+              num_labels: int) -> np.ndarray:
+    """The per-group loop: the grouped axes moved last and flattened, each
+    group's values selected by a mask and reduced by ``REFS[stat]``."""
+    kept = [a for a in range(values.ndim) if a not in axes]
+    moved = np.transpose(values, kept + list(axes))
+    n_in = int(np.prod([values.shape[a] for a in axes], dtype=np.int64))
+    flat = moved.reshape(moved.shape[: len(kept)] + (n_in,))
+    lab = labels.reshape(-1)
+    pos = np.arange(lab.size)
+    out = np.empty(flat.shape[:-1] + (num_labels,), dtype=np.float64)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        for idx in np.ndindex(flat.shape[:-1]):
+            for g in range(num_labels):
+                sel = flat[idx][lab == g]
+                if stat in ("argmin", "argmax"):
+                    f = np.nanargmin if stat == "argmin" else np.nanargmax
+                    out[idx + (g,)] = _argext(f)(sel, pos[lab == g])
+                else:
+                    out[idx + (g,)] = REFS[stat](sel)
+    return out
+
+
+def group_fn(stat: str) -> Callable[..., np.ndarray]:
+    return getattr(nanops, f"group_nan{stat}")
+
+
+def _close(got: np.ndarray, want: np.ndarray, dtype: np.dtype[Any]) -> None:
+    rtol = {"float32": 1e-5, "float16": 2e-3}.get(dtype.name, 1e-9)
+    np.testing.assert_allclose(got.astype(np.float64), want, rtol=rtol, atol=rtol * 1e-3,
+                               equal_nan=True)
+
+
+@st.composite
+def grouped_arrays(draw: st.DrawFn) -> tuple[np.ndarray, np.ndarray, Any, tuple[int, ...], int]:
+    """Values with NaN, labels (negative ones too) and an axis argument."""
+    ndim = draw(st.integers(1, 3))
+    shape = tuple(draw(st.lists(st.integers(0, 6), min_size=ndim, max_size=ndim)))
+    dtype = np.dtype(draw(st.sampled_from(["float64", "float32", "int64", "int16", "uint8"])))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    values = rng.standard_normal(shape) * 10
+    if dtype.kind == "f":
+        values[rng.random(shape) < draw(st.sampled_from([0.0, 0.2, 0.9]))] = np.nan
+        values = values.astype(dtype)
+    else:
+        values = np.abs(values).astype(dtype) % 7
+    mode = draw(st.sampled_from(["none", "int", "tuple"]))
+    if mode == "none" or ndim == 1:
+        axis: Any = None if mode == "none" else draw(st.sampled_from([0, -1]))
+        axes = tuple(range(ndim)) if axis is None else (0,)
+    elif mode == "int":
+        axis = draw(st.integers(-ndim, ndim - 1))
+        axes = (axis % ndim,)
+    else:
+        axes = tuple(sorted(draw(st.sets(st.integers(0, ndim - 1), min_size=1))))
+        axis = axes
+    num_labels = draw(st.integers(1, 5))
+    lshape = tuple(shape[a] for a in axes)
+    labels = rng.integers(-1, num_labels, size=lshape)
+    return values, labels, axis, axes, num_labels
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=grouped_arrays(), stat=st.sampled_from(STREAMING))
+def test_against_a_per_group_loop(data: Any, stat: str) -> None:
+    values, labels, axis, axes, num_labels = data
+    if stat in ("min", "max", "first", "last") and values.dtype.kind != "f":
+        values = values.astype(np.float64)  # empty integer groups are errors (below)
+    want = reference(stat, values, labels, axes, num_labels)
+    got = group_fn(stat)(values, labels, axis=axis, num_labels=num_labels)
+    assert got.shape == want.shape
+    if stat in ("prod",) and values.dtype.kind in "iu":
+        want = reference(stat, values.astype(np.int64), labels, axes, num_labels)
+    _close(got, want, values.dtype)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    data=grouped_arrays(),
+    stat=st.sampled_from(["sum", "mean", "var", "min", "argmax", "first", "last", "count"]),
+    layout=st.sampled_from(LAYOUTS),
+)
+def test_any_layout_and_data_unchanged(data: Any, stat: str, layout: str) -> None:
+    values, labels, axis, axes, num_labels = data
+    values = values.astype(np.float64)
+    a, owner = make_layout(values, layout)
+    before = owner.copy()
+    got = group_fn(stat)(a, labels, axis=axis, num_labels=num_labels)
+    _close(got, reference(stat, values, labels, axes, num_labels), values.dtype)
+    np.testing.assert_array_equal(owner, before)
+
+
+@pytest.mark.parametrize("ddof", [0, 1, 2])
+def test_var_std_ddof(ddof: int) -> None:
+    rng = np.random.default_rng(ddof)
+    values = rng.standard_normal((3, 50))
+    values[values > 1.2] = np.nan
+    labels = rng.integers(-1, 6, 50)
+    for stat in ("var", "std"):
+        got = group_fn(stat)(values, labels, axis=-1, ddof=ddof)
+        want = np.empty_like(got)
+        for i in range(3):
+            for g in range(got.shape[-1]):
+                want[i, g] = REFS[stat](values[i][labels == g], ddof=ddof)
+        _close(got, want, values.dtype)
+
+
+@pytest.mark.parametrize("bias", [True, False])
+def test_skew_kurt_bias_fisher(bias: bool) -> None:
+    rng = np.random.default_rng(7)
+    values = rng.standard_normal(200) ** 3
+    labels = rng.integers(0, 4, 200)
+    skew = nanops.group_nanskew(values, labels, bias=bias)
+    kurt = nanops.group_nankurt(values, labels, bias=bias, fisher=False)
+    for g in range(4):
+        v = values[labels == g]
+        assert skew[g] == pytest.approx(scipy.stats.skew(v, bias=bias), rel=1e-10)
+        assert kurt[g] == pytest.approx(scipy.stats.kurtosis(v, bias=bias, fisher=False), rel=1e-10)
+
+
+@pytest.mark.parametrize(
+    "ldtype", ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", ">i4"]
+)
+def test_labels_of_any_integer_dtype(ldtype: str) -> None:
+    values = np.arange(12.0)
+    labels = np.array([0, 1, 2, 1] * 3)
+    want = nanops.group_nanmean(values, labels)
+    got = nanops.group_nanmean(values, labels.astype(ldtype))
+    np.testing.assert_array_equal(got, want)
+
+
+def test_result_dtypes() -> None:
+    lab = np.array([0, 1, 0])
+    f32 = np.array([1.0, 2.0, 3.0], np.float32)
+    i32 = np.array([1, 2, 3], np.int32)
+    assert nanops.group_nansum(f32, lab).dtype == np.float32
+    assert nanops.group_nanmean(f32, lab).dtype == np.float32
+    assert nanops.group_nansum(i32, lab).dtype == np.int64
+    assert nanops.group_nanmean(i32, lab).dtype == np.float64
+    assert nanops.group_nanmin(i32, lab).dtype == np.int32
+    assert nanops.group_nancount(f32, lab).dtype == np.int64
+    assert nanops.group_nanany(f32, lab).dtype == np.bool_
+    assert nanops.group_nanargmax(i32, lab).dtype == np.float64
+    assert nanops.group_nansum(np.array([True, True, False]), lab).tolist() == [1, 1]
+
+
+def test_complex_values() -> None:
+    v = np.array([1 + 1j, np.nan, 3 - 1j, 2j])
+    lab = np.array([0, 0, 0, 1])
+    np.testing.assert_allclose(nanops.group_nansum(v, lab), [4 + 0j, 2j])
+    np.testing.assert_allclose(nanops.group_nanvar(v, lab, ddof=0), [np.nanvar(v[:3]), 0.0])
+    with pytest.raises(TypeError):
+        nanops.group_nanskew(v, lab)
+
+
+def test_zero_size_and_all_negative_labels() -> None:
+    assert nanops.group_nansum(np.zeros(0), np.zeros(0, int)).shape == (0,)
+    assert nanops.group_nansum(np.zeros((2, 0)), np.zeros(0, int), axis=1).shape == (2, 0)
+    np.testing.assert_array_equal(
+        nanops.group_nansum(np.ones(3), np.array([-1, -1, -1]), num_labels=2), [0.0, 0.0]
+    )
+    np.testing.assert_array_equal(
+        nanops.group_nanmean(np.zeros((0, 3)), np.array([0, 1, 1]), axis=1), np.zeros((0, 2))
+    )
+
+
+def test_bad_labels_are_clear_errors() -> None:
+    v = np.arange(4.0)
+    with pytest.raises(TypeError, match="integer"):
+        nanops.group_nansum(v, np.array([0.0, 1.0, 0.0, 1.0]))
+    with pytest.raises(TypeError, match="integer"):
+        nanops.group_nansum(v, np.array([True, False, True, True]))
+    with pytest.raises(ValueError, match="out of range"):
+        nanops.group_nansum(v, np.array([0, 1, 5, 1]), num_labels=3)
+    with pytest.raises(ValueError, match="out of range"):
+        nanops.group_nansum(v, np.array([0, 1, 2**63, 1], np.uint64))
+    with pytest.raises(ValueError, match="shape"):
+        nanops.group_nansum(v, np.array([0, 1, 0]))
+    with pytest.raises(ValueError, match="axis required"):
+        nanops.group_nansum(v.reshape(2, 2), np.array([0, 1]))
+    with pytest.raises(ValueError, match="shape"):
+        nanops.group_nansum(v.reshape(2, 2), np.array([0, 1, 1]), axis=1)
+    with pytest.raises(AxisError):
+        nanops.group_nansum(v, np.array([0, 1, 0, 1]), axis=1)
+    with pytest.raises(ValueError, match="non-negative"):
+        nanops.group_nansum(v, np.array([0, 1, 0, 1]), num_labels=-1)
+    with pytest.raises(TypeError):
+        nanops.group_nansum(v, np.array([0, 1, 0, 1]), num_labels=1.5)
+    with pytest.raises(ValueError, match="group 1 has no value"):
+        nanops.group_nanmin(np.array([3, 4]), np.array([0, 2]))
+    with pytest.raises(TypeError):
+        nanops.group_nansum(np.array(["a", "b"], dtype=object), np.array([0, 1]))
+
+
+def test_axis_tuple_in_any_order() -> None:
+    rng = np.random.default_rng(3)
+    values = rng.standard_normal((2, 3, 4))
+    labels = rng.integers(0, 3, (3, 4))
+    want = nanops.group_nansum(values, labels, axis=(1, 2))
+    got = nanops.group_nansum(values, labels.T, axis=(2, 1))
+    np.testing.assert_allclose(got, want)
+
+
+# --- peers -----------------------------------------------------------------
+
+NUMBAGG = ("sum", "prod", "mean", "var", "std", "min", "max", "argmin", "argmax",
+           "count", "first", "last", "any", "all", "sum_of_squares")
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    stat=st.sampled_from(NUMBAGG),
+    seed=st.integers(0, 2**32 - 1),
+    n=st.integers(1, 300),
+    num_labels=st.integers(1, 20),
+    nan_share=st.sampled_from([0.0, 0.3, 1.0]),
+)
+def test_against_numbagg(stat: str, seed: int, n: int, num_labels: int, nan_share: float) -> None:
+    numbagg = pytest.importorskip("numbagg")
+    rng = np.random.default_rng(seed)
+    values = rng.standard_normal((2, n))
+    values[rng.random((2, n)) < nan_share] = np.nan
+    labels = rng.integers(-1, num_labels, n)
+    want = getattr(numbagg, f"group_nan{stat}")(values, labels, axis=-1, num_labels=num_labels)
+    got = group_fn(stat)(values, labels, axis=-1, num_labels=num_labels)
+    np.testing.assert_allclose(got.astype(np.float64), want, rtol=1e-9, atol=1e-12, equal_nan=True)
+
+
+PANDAS = {"sum": "sum", "prod": "prod", "mean": "mean", "var": "var", "std": "std",
+          "min": "min", "max": "max", "count": "count", "first": "first", "last": "last",
+          "skew": "skew", "kurt": "kurt"}
+
+
+@settings(max_examples=30, deadline=None)
+@given(stat=st.sampled_from(sorted(PANDAS)), seed=st.integers(0, 2**32 - 1),
+       n=st.integers(1, 300), num_labels=st.integers(1, 20))
+def test_against_pandas_groupby(stat: str, seed: int, n: int, num_labels: int) -> None:
+    pd = pytest.importorskip("pandas")
+    rng = np.random.default_rng(seed)
+    values = rng.standard_normal(n)
+    values[rng.random(n) < 0.3] = np.nan
+    labels = rng.integers(-1, num_labels, n)
+    kw = {"bias": False} if stat in ("skew", "kurt") else {}
+    got = group_fn(stat)(values, labels, num_labels=num_labels, **kw).astype(np.float64)
+    if stat in ("skew", "kurt"):
+        # pandas gives NaN below 3 (skew) or 4 (kurt) values, scipy's formula a number
+        counts = nanops.group_nancount(values, labels, num_labels=num_labels)
+        got[counts < (3 if stat == "skew" else 4)] = np.nan
+    keep = labels >= 0
+    grouped = pd.Series(values[keep]).groupby(labels[keep])
+    want = getattr(grouped, PANDAS[stat])().reindex(range(num_labels))
+    if stat in ("sum", "prod", "count"):
+        want = want.fillna({"sum": 0, "prod": 1, "count": 0}[stat])
+    np.testing.assert_allclose(got.astype(np.float64), want.to_numpy(np.float64), rtol=1e-8,
+                               atol=1e-12, equal_nan=True)
+
+
+def test_threads_give_the_same_bits() -> None:
+    """Chunks merge in a fixed order: the result does not depend on the
+    thread count (a second process with one thread)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import numpy as np, nanops, sys;"
+        "rng = np.random.default_rng(1); v = rng.standard_normal(1_000_003);"
+        "v[::7] = np.nan; l = rng.integers(-1, 50, v.size);"
+        "sys.stdout.write(nanops.group_nanvar(v, l).tobytes().hex())"
+    )
+    import os
+
+    outs = []
+    for threads in ("1", "2"):
+        env = {**os.environ, "RAYON_NUM_THREADS": threads}
+        outs.append(subprocess.run([sys.executable, "-c", code], env=env, check=True,
+                                   capture_output=True, text=True).stdout)
+    assert outs[0] == outs[1]
