@@ -79,6 +79,7 @@ with NumPy operations).
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from typing import Any, Final
 
@@ -89,6 +90,26 @@ from ._args import MSG_ALL_NAN, MSG_DOF, MSG_EMPTY_MEAN
 from ._generate import GENERAL_PATH, UNSUPPORTED, Fast, General, Row, Warn, build
 
 __all__ = ["ROWS", "FUNCTIONS"]
+
+
+#: The call shared by the ``group_*`` functions (numbagg's), put into each
+#: docstring in place of its line ``GROUP CALL`` (:func:`_group_doc`).
+_GROUP_CALL: Final = """\
+numbagg's call: ``labels`` are integers already factorised (any
+integer dtype; negative labels are skipped) with the shape of
+``values`` along ``axis`` (``None``: the same shape as ``values``; an
+int or a tuple of ints: the grouped axes, ``labels`` with their
+lengths in that order).  The result has the other axes of ``values``,
+then one axis of ``num_labels`` groups (``None``: the largest label
+plus one).  ``ValueError`` for a label at or above ``num_labels`` or
+mis-shaped labels, ``TypeError`` for non-integer labels."""
+
+
+def _group_doc(doc: str) -> str:
+    """``doc`` (cleaned of its indentation) with its line ``GROUP CALL``
+    replaced by :data:`_GROUP_CALL`."""
+    return inspect.cleandoc(doc).replace("GROUP CALL", _GROUP_CALL)
+
 
 ROWS: Final[tuple[Row, ...]] = (
     # --- sum / prod ----------------------------------------------------------
@@ -895,17 +916,10 @@ ROWS: Final[tuple[Row, ...]] = (
         signature="values, labels, *, axis=None, num_labels=None",
         general=General(_group.group, _nanops.group_nansum),
         fallback=UNSUPPORTED,  # NumPy has no group_nansum
-        doc="""
+        doc=_group_doc("""
         Sum of the non-NaN values of each group.
 
-        numbagg's call: ``labels`` are integers already factorised (any
-        integer dtype; negative labels are skipped) with the shape of
-        ``values`` along ``axis`` (``None``: the same shape as ``values``; an
-        int or a tuple of ints: the grouped axes, ``labels`` with their
-        lengths in that order).  The result has the other axes of ``values``,
-        then one axis of ``num_labels`` groups (``None``: the largest label
-        plus one).  ``ValueError`` for a label at or above ``num_labels`` or
-        mis-shaped labels, ``TypeError`` for non-integer labels.
+        GROUP CALL
         An empty group sums to 0; the dtype is :func:`nansum`'s.
 
         Examples
@@ -915,24 +929,17 @@ ROWS: Final[tuple[Row, ...]] = (
         >>> labels = np.array([0, 0, 1, 2, 0])
         >>> nanops.group_nansum(values, labels)
         array([10.,  0.,  2.])
-        """,
+        """),
     ),
     Row(
         name="group_nanprod",
         signature="values, labels, *, axis=None, num_labels=None",
         general=General(_group.group, _nanops.group_nanprod),
         fallback=UNSUPPORTED,  # NumPy has no group_nanprod
-        doc="""
+        doc=_group_doc("""
         Product of the non-NaN values of each group.
 
-        numbagg's call: ``labels`` are integers already factorised (any
-        integer dtype; negative labels are skipped) with the shape of
-        ``values`` along ``axis`` (``None``: the same shape as ``values``; an
-        int or a tuple of ints: the grouped axes, ``labels`` with their
-        lengths in that order).  The result has the other axes of ``values``,
-        then one axis of ``num_labels`` groups (``None``: the largest label
-        plus one).  ``ValueError`` for a label at or above ``num_labels`` or
-        mis-shaped labels, ``TypeError`` for non-integer labels.
+        GROUP CALL
         An empty group gives 1; the dtype is :func:`nanprod`'s.
 
         Examples
@@ -942,24 +949,17 @@ ROWS: Final[tuple[Row, ...]] = (
         >>> labels = np.array([0, 0, 1, 2, 0])
         >>> nanops.group_nanprod(values, labels)
         array([20.,  1.,  2.])
-        """,
+        """),
     ),
     Row(
         name="group_nanmean",
         signature="values, labels, *, axis=None, num_labels=None",
         general=General(_group.group, _nanops.group_nanmean),
         fallback=UNSUPPORTED,  # NumPy has no group_nanmean
-        doc="""
+        doc=_group_doc("""
         Mean of the non-NaN values of each group.
 
-        numbagg's call: ``labels`` are integers already factorised (any
-        integer dtype; negative labels are skipped) with the shape of
-        ``values`` along ``axis`` (``None``: the same shape as ``values``; an
-        int or a tuple of ints: the grouped axes, ``labels`` with their
-        lengths in that order).  The result has the other axes of ``values``,
-        then one axis of ``num_labels`` groups (``None``: the largest label
-        plus one).  ``ValueError`` for a label at or above ``num_labels`` or
-        mis-shaped labels, ``TypeError`` for non-integer labels.
+        GROUP CALL
         An empty or all-NaN group gives NaN (no warning, as numbagg); the
         dtype is :func:`nanmean`'s (integers give float64).
 
@@ -970,24 +970,17 @@ ROWS: Final[tuple[Row, ...]] = (
         >>> labels = np.array([0, 0, 1, 2, 0])
         >>> nanops.group_nanmean(values, labels)
         array([3.33333333,        nan, 2.        ])
-        """,
+        """),
     ),
     Row(
         name="group_nanvar",
         signature="values, labels, *, axis=None, num_labels=None, ddof=1",
         general=General(_group.group_var, _nanops.group_nanvar, False),
         fallback=UNSUPPORTED,  # NumPy has no group_nanvar
-        doc="""
+        doc=_group_doc("""
         Variance of the non-NaN values of each group.
 
-        numbagg's call: ``labels`` are integers already factorised (any
-        integer dtype; negative labels are skipped) with the shape of
-        ``values`` along ``axis`` (``None``: the same shape as ``values``; an
-        int or a tuple of ints: the grouped axes, ``labels`` with their
-        lengths in that order).  The result has the other axes of ``values``,
-        then one axis of ``num_labels`` groups (``None``: the largest label
-        plus one).  ``ValueError`` for a label at or above ``num_labels`` or
-        mis-shaped labels, ``TypeError`` for non-integer labels.
+        GROUP CALL
         ``ddof=1`` by default (numbagg's and pandas'); NaN where a group has
         ``count - ddof <= 0`` values (no warning).  Complex values give a real
         result, integers float64.
@@ -999,24 +992,17 @@ ROWS: Final[tuple[Row, ...]] = (
         >>> labels = np.array([0, 0, 1, 2, 0])
         >>> nanops.group_nanvar(values, labels)
         array([4.33333333,        nan,        nan])
-        """,
+        """),
     ),
     Row(
         name="group_nanstd",
         signature="values, labels, *, axis=None, num_labels=None, ddof=1",
         general=General(_group.group_var, _nanops.group_nanvar, True),
         fallback=UNSUPPORTED,  # NumPy has no group_nanstd
-        doc="""
+        doc=_group_doc("""
         Standard deviation of the non-NaN values of each group.
 
-        numbagg's call: ``labels`` are integers already factorised (any
-        integer dtype; negative labels are skipped) with the shape of
-        ``values`` along ``axis`` (``None``: the same shape as ``values``; an
-        int or a tuple of ints: the grouped axes, ``labels`` with their
-        lengths in that order).  The result has the other axes of ``values``,
-        then one axis of ``num_labels`` groups (``None``: the largest label
-        plus one).  ``ValueError`` for a label at or above ``num_labels`` or
-        mis-shaped labels, ``TypeError`` for non-integer labels.
+        GROUP CALL
         ``ddof=1`` by default; NaN where ``count - ddof <= 0``.
 
         Examples
@@ -1026,24 +1012,17 @@ ROWS: Final[tuple[Row, ...]] = (
         >>> labels = np.array([0, 0, 1, 2, 0])
         >>> nanops.group_nanstd(values, labels, ddof=0)
         array([1.69967317,        nan, 0.        ])
-        """,
+        """),
     ),
     Row(
         name="group_nanmin",
         signature="values, labels, *, axis=None, num_labels=None",
         general=General(_group.group, _nanops.group_nanmin),
         fallback=UNSUPPORTED,  # NumPy has no group_nanmin
-        doc="""
+        doc=_group_doc("""
         Minimum of the non-NaN values of each group.
 
-        numbagg's call: ``labels`` are integers already factorised (any
-        integer dtype; negative labels are skipped) with the shape of
-        ``values`` along ``axis`` (``None``: the same shape as ``values``; an
-        int or a tuple of ints: the grouped axes, ``labels`` with their
-        lengths in that order).  The result has the other axes of ``values``,
-        then one axis of ``num_labels`` groups (``None``: the largest label
-        plus one).  ``ValueError`` for a label at or above ``num_labels`` or
-        mis-shaped labels, ``TypeError`` for non-integer labels.
+        GROUP CALL
         An empty group gives NaN; for integer values it is a ``ValueError``
         (no NaN to give).
 
@@ -1054,24 +1033,17 @@ ROWS: Final[tuple[Row, ...]] = (
         >>> labels = np.array([0, 0, 1, 2, 0])
         >>> nanops.group_nanmin(values, labels)
         array([ 1., nan,  2.])
-        """,
+        """),
     ),
     Row(
         name="group_nanmax",
         signature="values, labels, *, axis=None, num_labels=None",
         general=General(_group.group, _nanops.group_nanmax),
         fallback=UNSUPPORTED,  # NumPy has no group_nanmax
-        doc="""
+        doc=_group_doc("""
         Maximum of the non-NaN values of each group.
 
-        numbagg's call: ``labels`` are integers already factorised (any
-        integer dtype; negative labels are skipped) with the shape of
-        ``values`` along ``axis`` (``None``: the same shape as ``values``; an
-        int or a tuple of ints: the grouped axes, ``labels`` with their
-        lengths in that order).  The result has the other axes of ``values``,
-        then one axis of ``num_labels`` groups (``None``: the largest label
-        plus one).  ``ValueError`` for a label at or above ``num_labels`` or
-        mis-shaped labels, ``TypeError`` for non-integer labels.
+        GROUP CALL
         An empty group gives NaN; for integer values it is a ``ValueError``.
 
         Examples
@@ -1081,24 +1053,17 @@ ROWS: Final[tuple[Row, ...]] = (
         >>> labels = np.array([0, 0, 1, 2, 0])
         >>> nanops.group_nanmax(values, labels)
         array([ 5., nan,  2.])
-        """,
+        """),
     ),
     Row(
         name="group_nanargmin",
         signature="values, labels, *, axis=None, num_labels=None",
         general=General(_group.group, _nanops.group_nanargmin),
         fallback=UNSUPPORTED,  # NumPy has no group_nanargmin
-        doc="""
+        doc=_group_doc("""
         Position of the first minimum of each group.
 
-        numbagg's call: ``labels`` are integers already factorised (any
-        integer dtype; negative labels are skipped) with the shape of
-        ``values`` along ``axis`` (``None``: the same shape as ``values``; an
-        int or a tuple of ints: the grouped axes, ``labels`` with their
-        lengths in that order).  The result has the other axes of ``values``,
-        then one axis of ``num_labels`` groups (``None``: the largest label
-        plus one).  ``ValueError`` for a label at or above ``num_labels`` or
-        mis-shaped labels, ``TypeError`` for non-integer labels.
+        GROUP CALL
         The flat (C-order) index over the grouped axes, as float64 with NaN
         for an empty group (numbagg's result).
 
@@ -1109,24 +1074,17 @@ ROWS: Final[tuple[Row, ...]] = (
         >>> labels = np.array([0, 0, 1, 2, 0])
         >>> nanops.group_nanargmin(values, labels)
         array([ 0., nan,  3.])
-        """,
+        """),
     ),
     Row(
         name="group_nanargmax",
         signature="values, labels, *, axis=None, num_labels=None",
         general=General(_group.group, _nanops.group_nanargmax),
         fallback=UNSUPPORTED,  # NumPy has no group_nanargmax
-        doc="""
+        doc=_group_doc("""
         Position of the first maximum of each group.
 
-        numbagg's call: ``labels`` are integers already factorised (any
-        integer dtype; negative labels are skipped) with the shape of
-        ``values`` along ``axis`` (``None``: the same shape as ``values``; an
-        int or a tuple of ints: the grouped axes, ``labels`` with their
-        lengths in that order).  The result has the other axes of ``values``,
-        then one axis of ``num_labels`` groups (``None``: the largest label
-        plus one).  ``ValueError`` for a label at or above ``num_labels`` or
-        mis-shaped labels, ``TypeError`` for non-integer labels.
+        GROUP CALL
         The flat (C-order) index over the grouped axes, as float64 with NaN
         for an empty group (numbagg's result).
 
@@ -1137,24 +1095,17 @@ ROWS: Final[tuple[Row, ...]] = (
         >>> labels = np.array([0, 0, 1, 2, 0])
         >>> nanops.group_nanargmax(values, labels)
         array([ 4., nan,  3.])
-        """,
+        """),
     ),
     Row(
         name="group_nancount",
         signature="values, labels, *, axis=None, num_labels=None",
         general=General(_group.group, _nanops.group_nancount),
         fallback=UNSUPPORTED,  # NumPy has no group_nancount
-        doc="""
+        doc=_group_doc("""
         Number of non-NaN values of each group.
 
-        numbagg's call: ``labels`` are integers already factorised (any
-        integer dtype; negative labels are skipped) with the shape of
-        ``values`` along ``axis`` (``None``: the same shape as ``values``; an
-        int or a tuple of ints: the grouped axes, ``labels`` with their
-        lengths in that order).  The result has the other axes of ``values``,
-        then one axis of ``num_labels`` groups (``None``: the largest label
-        plus one).  ``ValueError`` for a label at or above ``num_labels`` or
-        mis-shaped labels, ``TypeError`` for non-integer labels.
+        GROUP CALL
         As int64 (numbagg gives the values' dtype).
 
         Examples
@@ -1164,24 +1115,17 @@ ROWS: Final[tuple[Row, ...]] = (
         >>> labels = np.array([0, 0, 1, 2, 0])
         >>> nanops.group_nancount(values, labels)
         array([3, 0, 1])
-        """,
+        """),
     ),
     Row(
         name="group_nanfirst",
         signature="values, labels, *, axis=None, num_labels=None",
         general=General(_group.group, _nanops.group_nanfirst),
         fallback=UNSUPPORTED,  # NumPy has no group_nanfirst
-        doc="""
+        doc=_group_doc("""
         First non-NaN value of each group (C order over the grouped axes).
 
-        numbagg's call: ``labels`` are integers already factorised (any
-        integer dtype; negative labels are skipped) with the shape of
-        ``values`` along ``axis`` (``None``: the same shape as ``values``; an
-        int or a tuple of ints: the grouped axes, ``labels`` with their
-        lengths in that order).  The result has the other axes of ``values``,
-        then one axis of ``num_labels`` groups (``None``: the largest label
-        plus one).  ``ValueError`` for a label at or above ``num_labels`` or
-        mis-shaped labels, ``TypeError`` for non-integer labels.
+        GROUP CALL
         An empty group gives NaN; for integer values it is a ``ValueError``.
 
         Examples
@@ -1191,24 +1135,17 @@ ROWS: Final[tuple[Row, ...]] = (
         >>> labels = np.array([0, 0, 1, 2, 0])
         >>> nanops.group_nanfirst(values, labels)
         array([ 1., nan,  2.])
-        """,
+        """),
     ),
     Row(
         name="group_nanlast",
         signature="values, labels, *, axis=None, num_labels=None",
         general=General(_group.group, _nanops.group_nanlast),
         fallback=UNSUPPORTED,  # NumPy has no group_nanlast
-        doc="""
+        doc=_group_doc("""
         Last non-NaN value of each group (C order over the grouped axes).
 
-        numbagg's call: ``labels`` are integers already factorised (any
-        integer dtype; negative labels are skipped) with the shape of
-        ``values`` along ``axis`` (``None``: the same shape as ``values``; an
-        int or a tuple of ints: the grouped axes, ``labels`` with their
-        lengths in that order).  The result has the other axes of ``values``,
-        then one axis of ``num_labels`` groups (``None``: the largest label
-        plus one).  ``ValueError`` for a label at or above ``num_labels`` or
-        mis-shaped labels, ``TypeError`` for non-integer labels.
+        GROUP CALL
         An empty group gives NaN; for integer values it is a ``ValueError``.
 
         Examples
@@ -1218,24 +1155,17 @@ ROWS: Final[tuple[Row, ...]] = (
         >>> labels = np.array([0, 0, 1, 2, 0])
         >>> nanops.group_nanlast(values, labels)
         array([ 5., nan,  2.])
-        """,
+        """),
     ),
     Row(
         name="group_nanany",
         signature="values, labels, *, axis=None, num_labels=None",
         general=General(_group.group, _nanops.group_nanany),
         fallback=UNSUPPORTED,  # NumPy has no group_nanany
-        doc="""
+        doc=_group_doc("""
         Whether any non-NaN value of each group is nonzero.
 
-        numbagg's call: ``labels`` are integers already factorised (any
-        integer dtype; negative labels are skipped) with the shape of
-        ``values`` along ``axis`` (``None``: the same shape as ``values``; an
-        int or a tuple of ints: the grouped axes, ``labels`` with their
-        lengths in that order).  The result has the other axes of ``values``,
-        then one axis of ``num_labels`` groups (``None``: the largest label
-        plus one).  ``ValueError`` for a label at or above ``num_labels`` or
-        mis-shaped labels, ``TypeError`` for non-integer labels.
+        GROUP CALL
         As bool (numbagg gives the values' dtype); an empty group gives
         False.
 
@@ -1246,24 +1176,17 @@ ROWS: Final[tuple[Row, ...]] = (
         >>> labels = np.array([0, 0, 1, 2, 0])
         >>> nanops.group_nanany(values, labels)
         array([ True, False,  True])
-        """,
+        """),
     ),
     Row(
         name="group_nanall",
         signature="values, labels, *, axis=None, num_labels=None",
         general=General(_group.group, _nanops.group_nanall),
         fallback=UNSUPPORTED,  # NumPy has no group_nanall
-        doc="""
+        doc=_group_doc("""
         Whether every non-NaN value of each group is nonzero.
 
-        numbagg's call: ``labels`` are integers already factorised (any
-        integer dtype; negative labels are skipped) with the shape of
-        ``values`` along ``axis`` (``None``: the same shape as ``values``; an
-        int or a tuple of ints: the grouped axes, ``labels`` with their
-        lengths in that order).  The result has the other axes of ``values``,
-        then one axis of ``num_labels`` groups (``None``: the largest label
-        plus one).  ``ValueError`` for a label at or above ``num_labels`` or
-        mis-shaped labels, ``TypeError`` for non-integer labels.
+        GROUP CALL
         As bool (numbagg gives the values' dtype); an empty group gives
         True.
 
@@ -1272,24 +1195,17 @@ ROWS: Final[tuple[Row, ...]] = (
         >>> import numpy as np, nanops
         >>> nanops.group_nanall(np.array([1.0, 0.0, np.nan]), np.array([0, 0, 1]))
         array([False,  True])
-        """,
+        """),
     ),
     Row(
         name="group_nansum_of_squares",
         signature="values, labels, *, axis=None, num_labels=None",
         general=General(_group.group, _nanops.group_nansum_of_squares),
         fallback=UNSUPPORTED,  # NumPy has no group_nansum_of_squares
-        doc="""
+        doc=_group_doc("""
         Sum of the squares of the non-NaN values of each group.
 
-        numbagg's call: ``labels`` are integers already factorised (any
-        integer dtype; negative labels are skipped) with the shape of
-        ``values`` along ``axis`` (``None``: the same shape as ``values``; an
-        int or a tuple of ints: the grouped axes, ``labels`` with their
-        lengths in that order).  The result has the other axes of ``values``,
-        then one axis of ``num_labels`` groups (``None``: the largest label
-        plus one).  ``ValueError`` for a label at or above ``num_labels`` or
-        mis-shaped labels, ``TypeError`` for non-integer labels.
+        GROUP CALL
         Real values only (complex: ``TypeError``); 0 for an empty group.
 
         Examples
@@ -1299,24 +1215,17 @@ ROWS: Final[tuple[Row, ...]] = (
         >>> labels = np.array([0, 0, 1, 2, 0])
         >>> nanops.group_nansum_of_squares(values, labels)
         array([42.,  0.,  4.])
-        """,
+        """),
     ),
     Row(
         name="group_nanskew",
         signature="values, labels, *, axis=None, num_labels=None, bias=True",
         general=General(_group.group, _nanops.group_nanskew),
         fallback=UNSUPPORTED,  # NumPy has no group_nanskew
-        doc="""
+        doc=_group_doc("""
         Skewness of the non-NaN values of each group (:func:`nanskew`).
 
-        numbagg's call: ``labels`` are integers already factorised (any
-        integer dtype; negative labels are skipped) with the shape of
-        ``values`` along ``axis`` (``None``: the same shape as ``values``; an
-        int or a tuple of ints: the grouped axes, ``labels`` with their
-        lengths in that order).  The result has the other axes of ``values``,
-        then one axis of ``num_labels`` groups (``None``: the largest label
-        plus one).  ``ValueError`` for a label at or above ``num_labels`` or
-        mis-shaped labels, ``TypeError`` for non-integer labels.
+        GROUP CALL
         ``bias`` as :func:`scipy.stats.skew`; NaN for a group of fewer than
         two values.  Real values only.
 
@@ -1325,24 +1234,17 @@ ROWS: Final[tuple[Row, ...]] = (
         >>> import numpy as np, nanops
         >>> nanops.group_nanskew(np.array([1.0, 2.0, 10.0, 3.0]), np.array([0, 0, 0, 1]))
         array([0.67455548,        nan])
-        """,
+        """),
     ),
     Row(
         name="group_nankurt",
         signature="values, labels, *, axis=None, num_labels=None, bias=True, fisher=True",
         general=General(_group.group, _nanops.group_nankurt),
         fallback=UNSUPPORTED,  # NumPy has no group_nankurt
-        doc="""
+        doc=_group_doc("""
         Kurtosis of the non-NaN values of each group (:func:`nankurt`).
 
-        numbagg's call: ``labels`` are integers already factorised (any
-        integer dtype; negative labels are skipped) with the shape of
-        ``values`` along ``axis`` (``None``: the same shape as ``values``; an
-        int or a tuple of ints: the grouped axes, ``labels`` with their
-        lengths in that order).  The result has the other axes of ``values``,
-        then one axis of ``num_labels`` groups (``None``: the largest label
-        plus one).  ``ValueError`` for a label at or above ``num_labels`` or
-        mis-shaped labels, ``TypeError`` for non-integer labels.
+        GROUP CALL
         ``bias`` and ``fisher`` as :func:`scipy.stats.kurtosis`; NaN for a
         group of fewer than two values.  Real values only.
 
@@ -1351,24 +1253,17 @@ ROWS: Final[tuple[Row, ...]] = (
         >>> import numpy as np, nanops
         >>> nanops.group_nankurt(np.array([1.0, 2.0, 3.0, 4.0]), np.array([0, 0, 0, 0]))
         array([-1.36])
-        """,
+        """),
     ),
     Row(
         name="group_nanmedian",
         signature="values, labels, *, axis=None, num_labels=None",
         general=General(_group.group, _nanops.group_nanmedian),
         fallback=UNSUPPORTED,  # NumPy has no group_nanmedian
-        doc="""
+        doc=_group_doc("""
         Median of the non-NaN values of each group.
 
-        numbagg's call: ``labels`` are integers already factorised (any
-        integer dtype; negative labels are skipped) with the shape of
-        ``values`` along ``axis`` (``None``: the same shape as ``values``; an
-        int or a tuple of ints: the grouped axes, ``labels`` with their
-        lengths in that order).  The result has the other axes of ``values``,
-        then one axis of ``num_labels`` groups (``None``: the largest label
-        plus one).  ``ValueError`` for a label at or above ``num_labels`` or
-        mis-shaped labels, ``TypeError`` for non-integer labels.
+        GROUP CALL
         An empty or all-NaN group gives NaN (no warning); the dtype is
         :func:`nanmedian`'s (integers give float64).  Each group's median is
         selected, never sorted, after one counting sort of the values by
@@ -1381,7 +1276,7 @@ ROWS: Final[tuple[Row, ...]] = (
         >>> labels = np.array([0, 0, 1, 2, 0])
         >>> nanops.group_nanmedian(values, labels)
         array([ 4., nan,  2.])
-        """,
+        """),
     ),
     Row(
         name="group_nanquantile",
@@ -1390,17 +1285,10 @@ ROWS: Final[tuple[Row, ...]] = (
         ),
         general=General(_group.group_quantile, _nanops.group_nanquantile),
         fallback=UNSUPPORTED,  # NumPy has no group_nanquantile
-        doc="""
+        doc=_group_doc("""
         Quantiles of the non-NaN values of each group.
 
-        numbagg's call: ``labels`` are integers already factorised (any
-        integer dtype; negative labels are skipped) with the shape of
-        ``values`` along ``axis`` (``None``: the same shape as ``values``; an
-        int or a tuple of ints: the grouped axes, ``labels`` with their
-        lengths in that order).  The result has the other axes of ``values``,
-        then one axis of ``num_labels`` groups (``None``: the largest label
-        plus one).  ``ValueError`` for a label at or above ``num_labels`` or
-        mis-shaped labels, ``TypeError`` for non-integer labels.
+        GROUP CALL
         ``q`` (in [0, 1]) of any shape is prepended to the result's shape, as
         :func:`nanquantile`; ``method`` is one of NumPy's 13 methods;
         ``weights`` (non-negative) have the labels' or the values' shape and
@@ -1417,7 +1305,7 @@ ROWS: Final[tuple[Row, ...]] = (
         >>> nanops.group_nanquantile(values, labels, [0.5, 1.0])
         array([[ 4., nan,  2.],
                [ 5., nan,  2.]])
-        """,
+        """),
     ),
 )
 
