@@ -21,8 +21,12 @@ use crate::element::{QuantileElement, SelectFloat};
 use crate::error::Result;
 use crate::options::{QDtype, QuantileMethod};
 use crate::order::check_q;
-use crate::order::select::{finish_picks, median_of_middles, plan_picks, QuantileScratch};
+use crate::order::select::{finish_picks, median_of_middles, plan_picks, Pick, QuantileScratch};
 use std::mem::MaybeUninit;
+
+/// Windows holding fewer keys are searched by counting (see
+/// [`SortedWindow::below`]).
+const LINEAR_BELOW: usize = 64;
 
 /// `x`'s bits as an integer ordered as the values' total order (an
 /// involution: [`value`] undoes it).
@@ -58,10 +62,16 @@ impl SortedWindow {
         self.keys.len()
     }
 
-    /// Keys below `k`.
+    /// Keys below `k`: a binary search, or below [`LINEAR_BELOW`] keys a
+    /// count over all of them (branch-free, vectorised: faster than the
+    /// binary search's unpredictable branches there).
     #[inline(always)]
     fn below(&self, k: i64) -> usize {
-        self.keys.partition_point(|&v| v < k)
+        if self.keys.len() < LINEAR_BELOW {
+            self.keys.iter().map(|&v| usize::from(v < k)).sum()
+        } else {
+            self.keys.partition_point(|&v| v < k)
+        }
     }
 
     /// The value of rank `r` (0: the least).
@@ -91,6 +101,24 @@ impl SortedWindow {
     #[inline(always)]
     fn replace(&mut self, out: f64, x: f64) {
         let (ko, ki) = (key(out), key(x));
+        if self.keys.len() < LINEAR_BELOW {
+            // both places in one branch-free pass: `to` counts `ko` when
+            // `ki > ko` and is at most `at` otherwise
+            let (mut at, mut to) = (0usize, 0usize);
+            for &v in &self.keys {
+                at += usize::from(v < ko);
+                to += usize::from(v < ki);
+            }
+            debug_assert_eq!(self.keys[at], ko);
+            if ki > ko {
+                self.keys.copy_within(at + 1..to, at);
+                self.keys[to - 1] = ki;
+            } else {
+                self.keys.copy_within(to..at, to + 1);
+                self.keys[to] = ki;
+            }
+            return;
+        }
         let at = self.below(ko);
         debug_assert_eq!(self.keys[at], ko);
         if ki > ko {
@@ -221,17 +249,17 @@ impl<E: QuantileElement> LaneKernel<E> for MoveQuantile {
         _: &mut Vec<(usize, f64)>,
     ) {
         let of = |x: f64| <E::Value as SelectFloat>::from_f64_nearest(x);
-        let mut plan = QuantileScratch::new();
-        // the count the plan was made for (it depends on the count alone)
-        let mut planned = usize::MAX;
+        let mut scratch = QuantileScratch::new();
+        // the plan of each count (it depends on the count alone), made once
+        let mut plans: Vec<Option<Pick>> = vec![None; self.spec.window + 1];
         let mut result = [of(f64::NAN)];
         sorted_part(&self.spec, xs, from, out, |win, _| {
             let n = win.len();
-            if n != planned {
-                plan_picks(n, &[self.q], self.method, QDtype::Float64, &mut plan);
-                planned = n;
-            }
-            finish_picks(&plan.picks, |r| Some(of(win.rank(r))), &mut result);
+            let plan = *plans[n].get_or_insert_with(|| {
+                plan_picks(n, &[self.q], self.method, QDtype::Float64, &mut scratch);
+                scratch.picks[0]
+            });
+            finish_picks(&[plan], |r| Some(of(win.rank(r))), &mut result);
             result[0]
         });
     }
