@@ -11,6 +11,13 @@ the ratio fastest peer / nanops. pandas works along axis 0 of a frame: the
     python3 benches/moving.py                    # 3 rounds, prints a table
     python3 benches/moving.py --write            # and rewrites BENCHMARKS.md's section
     python3 benches/moving.py --funcs mean,max --rounds 5
+    python3 benches/moving.py --order --write    # median/quantile/rank: their own section
+
+The order statistics (``--order``): ``move_median`` against bottleneck and
+pandas' rolling median, ``move_quantile`` (q = 0.25, linear) against pandas'
+rolling quantile, ``move_rank`` against bottleneck (window 1000 only:
+bottleneck's rank is O(window) per step); they write the "Moving order
+statistics" section.
 """
 
 from __future__ import annotations
@@ -33,12 +40,23 @@ import nanops
 CASES = [((10_000_000,), -1), ((1000, 10000), -1), ((10000, 1000), 0)]
 WINDOWS = (10, 100, 1000)
 FUNCS = ("sum", "mean", "var", "std", "min", "max")
+ORDER_FUNCS = ("median", "quantile", "rank")
+#: The windows of a function, where not WINDOWS.
+FUNC_WINDOWS = {"rank": (1000,)}
+
+
+def nanops_call(func: str, a: np.ndarray, w: int, axis: int) -> Callable[[], object]:
+    if func == "quantile":
+        return lambda: nanops.move_quantile(a, w, 0.25, 1, axis)
+    f = getattr(nanops, f"move_{func}")
+    return lambda: f(a, w, 1, axis)
 
 
 def peers(func: str, a: np.ndarray, w: int, axis: int) -> dict[str, Callable[[], object]]:
     calls: dict[str, Callable[[], object]] = {}
     name = f"move_{func}"
-    calls["bottleneck"] = lambda: getattr(bn, name)(a, w, min_count=1, axis=axis)
+    if hasattr(bn, name):
+        calls["bottleneck"] = lambda: getattr(bn, name)(a, w, min_count=1, axis=axis)
     if hasattr(numbagg, name):
         # numbagg's move_var/move_std have ddof fixed at 1 (the same work)
         f = getattr(numbagg, name)
@@ -47,8 +65,11 @@ def peers(func: str, a: np.ndarray, w: int, axis: int) -> dict[str, Callable[[],
         obj: pd.Series | pd.DataFrame = pd.Series(a)
     else:
         obj = pd.DataFrame(a if axis == 0 else a.T)
-    kw2 = {"ddof": 0} if func in ("var", "std") else {}
-    calls["pandas"] = lambda: getattr(obj.rolling(w, min_periods=1), func)(**kw2)
+    kw2: dict[str, object] = {"ddof": 0} if func in ("var", "std") else {}
+    if func == "quantile":
+        kw2 = {"q": 0.25, "interpolation": "linear"}
+    if func != "rank":  # pandas' rolling rank is another statistic (pct ranks)
+        calls["pandas"] = lambda: getattr(obj.rolling(w, min_periods=1), func)(**kw2)
     return calls
 
 
@@ -65,10 +86,15 @@ def fastest(calls: dict[str, Callable[[], object]], rounds: int) -> dict[str, fl
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--funcs", default=",".join(FUNCS))
+    parser.add_argument("--funcs", default=None, help="default: " + ",".join(FUNCS))
+    parser.add_argument("--order", action="store_true",
+                        help="the order statistics " + ",".join(ORDER_FUNCS))
+    parser.add_argument("--windows", default=None, help="default: 10,100,1000")
     parser.add_argument("--dtypes", default="float64,float32")
     parser.add_argument("--write", action="store_true", help="rewrite BENCHMARKS.md's section")
     args = parser.parse_args()
+    funcs = (args.funcs or ",".join(ORDER_FUNCS if args.order else FUNCS)).split(",")
+    title = "Moving order statistics" if args.order else "Moving windows"
     warnings.simplefilter("ignore", RuntimeWarning)
     rng = np.random.default_rng(0)
     # numbagg compiles on first use: warm every kernel once
@@ -76,7 +102,7 @@ def main() -> None:
     for dt in ("float64", "float32"):
         for f in ("move_sum", "move_mean", "move_var", "move_std"):
             getattr(numbagg, f)(small.astype(dt), window=10, min_count=1)
-    head = (f"| {'shape':>14} | axis | dtype   | func | window | nanops ms | bottleneck ms "
+    head = (f"| {'shape':>14} | axis | dtype   | {'func':<8} | window | nanops ms | bottleneck ms "
             f"| numbagg ms | pandas ms | peer / nanops |")
     rule = "|" + "|".join("-" * (len(c)) for c in head.split("|")[1:-1]) + "|"
     lines = [head, rule]
@@ -86,14 +112,16 @@ def main() -> None:
         for dt in args.dtypes.split(","):
             a = rng.standard_normal(shape).astype(dt)
             a[rng.random(shape) < 0.1] = np.nan
-            for func in args.funcs.split(","):
-                for w in WINDOWS:
-                    calls = {"nanops": lambda: getattr(nanops, f"move_{func}")(a, w, 1, axis)}
+            for func in funcs:
+                windows = (tuple(int(w) for w in args.windows.split(",")) if args.windows
+                           else FUNC_WINDOWS.get(func, WINDOWS))
+                for w in windows:
+                    calls = {"nanops": nanops_call(func, a, w, axis)}
                     calls |= peers(func, a, w, axis)
                     best = fastest(calls, args.rounds)
                     peer = min(v for k, v in best.items() if k != "nanops")
                     cell = lambda k: f"{best[k] * 1e3:.1f}" if k in best else "—"  # noqa: E731
-                    line = (f"| {str(shape):>14} | {axis:>4} | {dt:<7} | {func:<4} | {w:>6} "
+                    line = (f"| {str(shape):>14} | {axis:>4} | {dt:<7} | {func:<8} | {w:>6} "
                             f"| {cell('nanops'):>9} | {cell('bottleneck'):>13} | {cell('numbagg'):>10} "
                             f"| {cell('pandas'):>9} | {peer / best['nanops']:>12.1f}x |")
                     print(line, flush=True)
@@ -101,17 +129,19 @@ def main() -> None:
     if args.write:
         path = Path(__file__).resolve().parent.parent / "BENCHMARKS.md"
         text = path.read_text()
-        cmd = "python3 benches/moving.py --write" + (
-            f" --rounds {args.rounds}" if args.rounds != 3 else "")
+        cmd = "python3 benches/moving.py" + (" --order" if args.order else "") + " --write" + (
+            f" --rounds {args.rounds}" if args.rounds != 3 else "") + (
+            f" --funcs {args.funcs}" if args.funcs else "") + (
+            f" --windows {args.windows}" if args.windows else "")
         section = (
-            "## Moving windows\n\n"
+            f"## {title}\n\n"
             f"`{cmd}` ({os.cpu_count()} CPUs; bottleneck {bn.__version__}, numbagg "
             f"{numbagg.__version__}, pandas {pd.__version__}; fastest of {args.rounds} interleaved "
             "rounds; 10% NaN, `min_count=1`; pandas along axis 0 of a frame, the transposed one "
             "for axis -1):\n\n" + "\n".join(lines) + "\n"
         )
-        if "## Moving windows" in text:
-            text = re.sub(r"## Moving windows\n.*?(?=\n## |\Z)", section.rstrip("\n") + "\n",
+        if f"## {title}\n" in text:
+            text = re.sub(rf"## {title}\n.*?(?=\n## |\Z)", section.rstrip("\n") + "\n",
                           text, flags=re.S)
         else:
             text = text.rstrip("\n") + "\n\n" + section

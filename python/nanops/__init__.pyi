@@ -42,6 +42,9 @@ __all__ = [
     "move_argmin",
     "move_argmax",
     "move_count",
+    "move_median",
+    "move_quantile",
+    "move_rank",
     "ffill",
     "bfill",
     "push",
@@ -766,6 +769,26 @@ def move_argmax(
     axis: SupportsIndex = -1,
 ) -> npt.NDArray[np.floating[Any]]: ...
 def move_count(
+    a: npt.ArrayLike,
+    window: SupportsIndex,
+    min_count: SupportsIndex | None = None,
+    axis: SupportsIndex = -1,
+) -> npt.NDArray[np.floating[Any]]: ...
+def move_median(
+    a: npt.ArrayLike,
+    window: SupportsIndex,
+    min_count: SupportsIndex | None = None,
+    axis: SupportsIndex = -1,
+) -> npt.NDArray[np.floating[Any]]: ...
+def move_quantile(
+    a: npt.ArrayLike,
+    window: SupportsIndex,
+    q: npt.ArrayLike,
+    min_count: SupportsIndex | None = None,
+    axis: SupportsIndex = -1,
+    method: _QuantileMethod = "linear",
+) -> npt.NDArray[np.floating[Any]]: ...
+def move_rank(
     a: npt.ArrayLike,
     window: SupportsIndex,
     min_count: SupportsIndex | None = None,

@@ -19,7 +19,7 @@ from numpy.lib.array_utils import normalize_axis_index
 from . import _nanops
 from ._args import as_ndarray, kernel_input
 
-__all__ = ["moving", "moving_ddof", "fill", "push"]
+__all__ = ["moving", "moving_ddof", "moving_quantile", "fill", "push"]
 
 
 def _integer(x: Any, name: str) -> int:
@@ -82,6 +82,37 @@ def moving_ddof(
     x, ax = _input(a, axis)
     w, m = _window(x, ax, window, min_count)
     return prim(x, w, m, ax, float(_integer(ddof, "ddof")))
+
+
+def moving_quantile(
+    a: Any,
+    window: Any,
+    q: Any,
+    min_count: Any,
+    axis: Any,
+    method: Any,
+) -> np.ndarray:
+    """``move_quantile``: ``q`` a scalar or 1-d in ``[0, 1]`` (``nanquantile``'s
+    checks and messages), its shape prepended to the result's; each ``q``
+    computed as a Python float by ``_nanops.move_quantile``."""
+    x, ax = _input(a, axis)
+    w, m = _window(x, ax, window, min_count)
+    qa = np.asarray(q, dtype=np.float64)
+    if qa.ndim > 1:
+        raise ValueError("q must be a scalar or 1d")
+    if not np.all((qa >= 0) & (qa <= 1)):
+        raise ValueError("Quantiles must be in the range [0, 1]")
+    if not isinstance(method, str):
+        raise ValueError(f"{method!r} is not a valid method.")
+    if qa.ndim == 0:
+        return _nanops.move_quantile(x, w, m, ax, float(qa), method)
+    first = _nanops.move_quantile(x, w, m, ax, float(qa[0]) if qa.size else 0.5, method)
+    out = np.empty((qa.size,) + first.shape, dtype=first.dtype)
+    if qa.size:
+        out[0] = first
+    for i in range(1, qa.size):
+        out[i] = _nanops.move_quantile(x, w, m, ax, float(qa[i]), method)
+    return out
 
 
 def fill(backward: bool, a: Any, limit: Any, axis: Any) -> np.ndarray:

@@ -75,6 +75,9 @@ __all__ = [
     "move_argmin",
     "move_argmax",
     "move_count",
+    "move_median",
+    "move_quantile",
+    "move_rank",
     "fill",
 ]
 
@@ -274,6 +277,20 @@ def move_argmax(a: np.ndarray, window: int, min_count: int | None, axis: int) ->
 
 def move_count(a: np.ndarray, window: int, min_count: int | None, axis: int) -> np.ndarray:
     """Moving count; see ``move_sum``."""
+
+def move_median(a: np.ndarray, window: int, min_count: int | None, axis: int) -> np.ndarray:
+    """Moving median (``nanmedian`` of each window); see ``move_sum``."""
+
+def move_quantile(
+    a: np.ndarray, window: int, min_count: int | None, axis: int, q: float, method: str
+) -> np.ndarray:
+    """Moving quantile ``q`` in ``[0, 1]`` by NumPy's ``method``
+    (``nanquantile`` of each window with ``q`` a Python float); see
+    ``move_sum``. ``ValueError`` for an unknown method or a bad ``q``."""
+
+def move_rank(a: np.ndarray, window: int, min_count: int | None, axis: int) -> np.ndarray:
+    """Moving rank of each value in its window, in ``[-1, 1]``
+    (bottleneck's); see ``move_sum``."""
 
 def fill(a: np.ndarray, limit: int | None, axis: int, backward: bool) -> np.ndarray:
     """NaN replaced by the nearest non-NaN value before it (``backward``:

@@ -857,6 +857,88 @@ ROWS: Final[tuple[Row, ...]] = (
         """,
     ),
     Row(
+        name="move_median",
+        signature="a, window, min_count=None, axis=-1",
+        general=General(_moving.moving, _nanops.move_median),
+        fallback=UNSUPPORTED,  # NumPy has no move_median
+        doc="""
+        Moving-window median along an axis, ignoring NaN.
+
+        Bottleneck's ``move_median`` call (positional or keyword), pandas'
+        ``rolling(window, min_periods=min_count).median()``: at each position,
+        :func:`nanmedian` of the last ``window`` values along ``axis`` (fewer
+        at the start); NaN where fewer than ``min_count`` values are not NaN
+        (``None``: the whole window).  Any ndim, axis and layout; float32
+        stays float32, float16 float16, integers and bool give float64.
+        ``ValueError`` for a window outside ``1..a.shape[axis]`` or a
+        ``min_count`` outside ``1..window``, bottleneck's messages.
+        The window's values are kept sorted: O(log window) comparisons and
+        one shift per step.
+
+        Examples
+        --------
+        >>> import numpy as np, nanops
+        >>> nanops.move_median(np.array([1.0, 9.0, np.nan, 4.0, 2.0]), 3, min_count=1)
+        array([1. , 5. , 5. , 6.5, 3. ])
+        """,
+    ),
+    Row(
+        name="move_quantile",
+        signature="a, window, q, min_count=None, axis=-1, method='linear'",
+        general=General(_moving.moving_quantile),
+        fallback=UNSUPPORTED,  # NumPy has no move_quantile
+        doc="""
+        Moving-window quantile along an axis, ignoring NaN, any of NumPy's
+        13 methods.
+
+        At each position, :func:`nanquantile` of the last ``window`` values
+        along ``axis`` (fewer at the start) with ``q`` a Python float, bit
+        for bit; NaN where fewer than ``min_count`` values are not NaN
+        (``None``: the whole window).  ``q`` is a scalar or 1-d, in
+        ``[0, 1]``; a 1-d ``q`` prepends its length to the result's shape,
+        as :func:`nanquantile`.  pandas' ``rolling(window,
+        min_periods=min_count).quantile(q, interpolation)`` for the methods
+        it has (``linear``, ``lower``, ``higher``, ``nearest``,
+        ``midpoint``).  Any ndim, axis and layout; float32 stays float32
+        (also for a ``q`` array, where :func:`nanquantile` gives float64),
+        float16 float16, integers and bool give float64.  ``ValueError``
+        for a bad window, ``min_count``, ``q`` or method.
+
+        Examples
+        --------
+        >>> import numpy as np, nanops
+        >>> nanops.move_quantile(np.array([1.0, 2.0, 4.0, 8.0]), 3, 0.25)
+        array([nan, nan, 1.5, 3. ])
+        >>> nanops.move_quantile(np.array([1.0, 2.0, 4.0]), 2, [0.0, 1.0], method="lower")
+        array([[nan,  1.,  2.],
+               [nan,  2.,  4.]])
+        """,
+    ),
+    Row(
+        name="move_rank",
+        signature="a, window, min_count=None, axis=-1",
+        general=General(_moving.moving, _nanops.move_rank),
+        fallback=UNSUPPORTED,  # NumPy has no move_rank
+        doc="""
+        Moving-window rank of each value among the window's non-NaN values.
+
+        Bottleneck's ``move_rank`` call and definition: with ``less`` values
+        of the window below the position's value and ``equal`` equal to it
+        (itself included) among ``n`` non-NaN values, ``2 * (0.5 * (2 * less
+        + equal - 1) / (n - 1) - 0.5)``, in ``[-1, 1]`` (-1: the least, 1:
+        the greatest); 0 where ``n == 1``, NaN where the value is NaN or
+        ``n < min_count`` (``None``: the whole window).  Any ndim, axis and
+        layout; float32 stays float32 (bottleneck gives float64), float16
+        float16, integers and bool give float64.  O(log window) per step.
+
+        Examples
+        --------
+        >>> import numpy as np, nanops
+        >>> nanops.move_rank(np.array([3.0, 1.0, 2.0, 2.0]), 3, min_count=1)
+        array([ 0. , -1. ,  0. ,  0.5])
+        """,
+    ),
+    Row(
         name="ffill",
         signature="a, *, limit=None, axis=-1",
         general=General(_moving.fill, False),

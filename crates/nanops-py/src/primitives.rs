@@ -16,8 +16,9 @@ use nanops::stats::{
     Median, NanArgMax, NanArgMin, NanCount, NanKurt, NanMax, NanMean, NanMin, NanProd, NanSkew,
     NanStd, NanSum, NanVar,
 };
-use nanops::{Axes, Ddof, NanPolicy};
+use nanops::{Axes, Ddof, NanPolicy, QuantileMethod};
 use numpy::{PyReadonlyArrayDyn, PyUntypedArray, PyUntypedArrayMethods};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 /// NaN skipped (`nan*` functions) or propagated (`median`, `quantile`).
@@ -132,6 +133,19 @@ primitives! {
     /// Moving standard deviation with `ddof`.
     fn move_std(a, window: usize, min_count: Option<usize>, axis: isize, ddof: f64) -> Out [real] |v|
         to_py(a.py(), guard(a.py(), a.len(), || nanops::move_std(&v, window, min_count, ddof, axis))?, false);
+    /// Moving median (NaN where fewer than `min_count` non-NaN values).
+    fn move_median(a, window: usize, min_count: Option<usize>, axis: isize) -> Out [real] |v|
+        to_py(a.py(), guard(a.py(), a.len(), || nanops::move_median(&v, window, min_count, axis))?, false);
+    /// Moving quantile `q` by NumPy's `method` (NaN where fewer than `min_count` non-NaN values).
+    fn move_quantile(a, window: usize, min_count: Option<usize>, axis: isize, q: f64, method: &str) -> Out [real] |v| {
+        let method: QuantileMethod = method
+            .parse()
+            .map_err(|e: nanops::UnknownQuantileMethod| PyValueError::new_err(e.to_string()))?;
+        to_py(a.py(), guard(a.py(), a.len(), || nanops::move_quantile(&v, window, min_count, q, method, axis))?, false)
+    };
+    /// Moving rank of each value in its window, bottleneck's (NaN where fewer than `min_count` non-NaN values).
+    fn move_rank(a, window: usize, min_count: Option<usize>, axis: isize) -> Out [real] |v|
+        to_py(a.py(), guard(a.py(), a.len(), || nanops::move_rank(&v, window, min_count, axis))?, false);
     /// NaN filled forwards (`backward`: backwards) at most `limit` positions.
     fn fill(a, limit: Option<usize>, axis: isize, backward: bool) -> Out [all] |v|
         to_py(a.py(), guard(a.py(), a.len(), || if backward {

@@ -14,8 +14,88 @@ const STATS: [&str; 9] = [
     "sum", "mean", "count", "min", "max", "argmin", "argmax", "var", "std1",
 ];
 
+/// The order statistics (`q:METHOD:Q` is `move_quantile`), compared bit for
+/// bit: every one of NumPy's 13 methods, at several `q`.
+const ORDERED: [&str; 16] = [
+    "median",
+    "rank",
+    "q:inverted_cdf:0.1",
+    "q:averaged_inverted_cdf:0.5",
+    "q:closest_observation:0.9",
+    "q:interpolated_inverted_cdf:0.3",
+    "q:hazen:0.75",
+    "q:weibull:0.2",
+    "q:linear:0.3",
+    "q:linear:1.0",
+    "q:median_unbiased:0.6",
+    "q:normal_unbiased:0.4",
+    "q:lower:0.5",
+    "q:higher:0.45",
+    "q:nearest:0.5",
+    "q:midpoint:0.0",
+];
+
+/// The order statistics the long-array tests run (the others differ only
+/// in the finishing arithmetic, which the proptest covers).
+const ORDERED_LONG: [&str; 4] = ["median", "rank", "q:linear:0.3", "q:hazen:0.75"];
+
+/// A `q:METHOD:Q` statistic's method and probability.
+fn quantile_stat(stat: &str) -> Option<(nanops::QuantileMethod, f64)> {
+    let mut parts = stat.strip_prefix("q:")?.split(':');
+    let method = parts.next()?.parse().ok()?;
+    Some((method, parts.next()?.parse().ok()?))
+}
+
+/// The reference of an order statistic over the window `w` (oldest first):
+/// the median and the rank counted from the window's values, a quantile by
+/// `nanops::select::quantiles_in_place` (NumPy's `nanquantile` of one lane)
+/// of the window's non-NaN values.
+fn of_window_ordered(stat: &str, w: &[f64], min_count: usize) -> f64 {
+    let mut v = valid(w);
+    let n = v.len();
+    if n < min_count {
+        return f64::NAN;
+    }
+    v.sort_by(f64::total_cmp);
+    if let Some((method, q)) = quantile_stat(stat) {
+        let mut out = [0.0];
+        let mut scratch = nanops::select::QuantileScratch::new();
+        nanops::select::quantiles_in_place(&mut v, &[q], method, &mut scratch, &mut out);
+        return out[0];
+    }
+    match stat {
+        "median" if n % 2 == 1 => v[n / 2],
+        "median" => (v[n / 2 - 1] + v[n / 2]) / 2.0,
+        "rank" => {
+            let x = w[w.len() - 1];
+            if x.is_nan() {
+                f64::NAN
+            } else if n == 1 {
+                0.0
+            } else {
+                // bottleneck's: g = 2·less, e = equal (itself included)
+                let g = 2.0 * v.iter().filter(|&&y| y < x).count() as f64;
+                let e = v.iter().filter(|&&y| y == x).count() as f64;
+                2.0 * (0.5 * (g + e - 1.0) / (n as f64 - 1.0) - 0.5)
+            }
+        }
+        _ => unreachable!(),
+    }
+}
+
+/// The same values bit for bit (any NaN equal to any NaN).
+fn same_bits(a: &ArrayD<f64>, b: &ArrayD<f64>) -> bool {
+    a.shape() == b.shape()
+        && a.iter()
+            .zip(b.iter())
+            .all(|(x, y)| (x.is_nan() && y.is_nan()) || x.to_bits() == y.to_bits())
+}
+
 /// The reference of one statistic over the window `w` (oldest first).
 fn of_window(stat: &str, w: &[f64], min_count: usize) -> f64 {
+    if ORDERED.contains(&stat) {
+        return of_window_ordered(stat, w, min_count);
+    }
     let v = valid(w);
     let n = v.len();
     if n < min_count {
@@ -96,7 +176,12 @@ fn computed(
         "argmax" => nanops::move_argmax(v, window, min, axis),
         "var" => nanops::move_var(v, window, min, 0.0, axis),
         "std1" => nanops::move_std(v, window, min, 1.0, axis),
-        _ => unreachable!(),
+        "median" => nanops::move_median(v, window, min, axis),
+        "rank" => nanops::move_rank(v, window, min, axis),
+        _ => {
+            let (method, q) = quantile_stat(stat).expect("a quantile statistic");
+            nanops::move_quantile(v, window, min, q, method, axis)
+        }
     }
     .unwrap()
 }
@@ -183,6 +268,24 @@ proptest! {
     }
 }
 
+proptest! {
+    // 16 statistics a case, each against the reference bit for bit
+    #![proptest_config(ProptestConfig::with_cases(100))]
+
+    #[test]
+    fn order_statistics_every_layout_match_the_reference_bit_for_bit((a, axis, window, min) in case()) {
+        let m = min.unwrap_or(window);
+        for stat in ORDERED {
+            let want = reference_moving(&a, axis, window, m, stat);
+            for (name, buf, layout) in layouts(&a) {
+                let v = view(&buf, layout);
+                let got = computed(&v, window, min, axis as isize, stat);
+                prop_assert!(same_bits(&got, &want), "{} {} axis {} window {} min {:?}:\n{:?}\nwant\n{:?}", stat, name, axis, window, min, got, want);
+            }
+        }
+    }
+}
+
 /// Axis 0 of a wide C array (tiles of the rows strategy, several tasks over
 /// threads) and long lanes crossing the resynchronisation period.
 #[test]
@@ -207,7 +310,13 @@ fn wide_and_long_arrays_match_the_reference() {
             })
             .collect();
         let a = ArrayD::from_shape_vec(IxDyn(&shape), v).unwrap();
-        for stat in STATS {
+        // the order statistics' reference sorts every window: not the longest
+        let ordered = if window <= 300 {
+            &ORDERED_LONG[..]
+        } else {
+            &[]
+        };
+        for stat in STATS.into_iter().chain(ordered.iter().copied()) {
             let min = Some(window.div_ceil(2));
             let want = reference_moving(&a, axis, window, window.div_ceil(2), stat);
             let got = computed(&a.view(), window, min, axis as isize, stat);
@@ -327,7 +436,7 @@ fn cut_lanes_give_the_same_bits_as_whole_ones() {
     let b = ndarray::Array1::from(buf).into_dyn();
     let strided = b.slice_each_axis(|_| ndarray::Slice::new(0, None, 2));
     for window in [5, 3000] {
-        for stat in STATS {
+        for stat in STATS.into_iter().chain(ORDERED_LONG) {
             let whole = computed(&strided, window, Some(1), 0, stat);
             let cut = computed(&a.view(), window, Some(1), 0, stat);
             let same_bits = whole
@@ -374,7 +483,10 @@ fn rows_give_the_same_bits_as_lanes() {
         .into_dyn();
     let t = a.t().as_standard_layout().into_owned();
     for window in [1, 7, 600] {
-        for stat in STATS {
+        // the order statistics take the transposed tiles as every kernel
+        // without a rows form: once is enough
+        let ordered = if window == 7 { &ORDERED_LONG[..] } else { &[] };
+        for stat in STATS.into_iter().chain(ordered.iter().copied()) {
             let by_rows = computed(&a.view(), window, Some(1), 0, stat);
             let by_lanes = computed(&t.view(), window, Some(1), 1, stat);
             let same_bits = by_rows
@@ -384,4 +496,38 @@ fn rows_give_the_same_bits_as_lanes() {
             assert!(same_bits, "{stat} window {window}");
         }
     }
+}
+
+/// Order statistics of other element types: computed in `f64` from the
+/// exact values, the result in the element's float type; a bad `q` is a
+/// typed error.
+#[test]
+fn order_statistics_of_other_dtypes_and_bad_q() {
+    let ints = ndarray::array![5i64, 1, 4, 2].into_dyn();
+    let m = nanops::move_median(&ints, 2, Some(1), 0).unwrap();
+    assert_eq!(m, ndarray::array![5.0, 3.0, 2.5, 3.0].into_dyn());
+    let f = ndarray::array![1.0f32, f32::NAN, 3.0, 2.0].into_dyn();
+    let r: ArrayD<f32> = nanops::move_rank(&f, 3, Some(1), 0).unwrap();
+    assert_eq!(r[3], -1.0f32); // 2 below 3 in the window [NaN, 3, 2]
+    assert!(r[1].is_nan());
+    let q: ArrayD<f32> =
+        nanops::move_quantile(&f, 3, Some(2), 0.5, nanops::QuantileMethod::Linear, 0).unwrap();
+    assert!(q[0].is_nan() && q[1].is_nan());
+    assert_eq!((q[2], q[3]), (2.0f32, 2.5));
+    let h = ndarray::array![half::f16::from_f32(1.0), half::f16::from_f32(2.0)].into_dyn();
+    assert_eq!(
+        nanops::move_median(&h, 2, Some(1), 0).unwrap()[1],
+        half::f16::from_f32(1.5)
+    );
+    let a = ndarray::Array1::<f64>::zeros(3).into_dyn();
+    for q in [-0.1, 1.5, f64::NAN] {
+        assert!(matches!(
+            nanops::move_quantile(&a, 2, None, q, nanops::QuantileMethod::Linear, 0),
+            Err(nanops::Error::InvalidQuantile { .. })
+        ));
+    }
+    assert!(matches!(
+        nanops::move_median(&a, 4, None, 0),
+        Err(nanops::Error::InvalidWindow { .. })
+    ));
 }

@@ -41,7 +41,7 @@ use crate::reduce::{
 };
 use crate::scan::{
     run_lanes, scan, scan_flat, CumProd, CumSum, Fill, LaneKernel, MoveCount, MoveExtremum,
-    MoveMean, MoveSum, MoveVar, Scanner, WindowSpec,
+    MoveMean, MoveMedian, MoveQuantile, MoveRank, MoveSum, MoveVar, Scanner, WindowSpec,
 };
 use crate::statistic::into_dim;
 use crate::statistic::Statistic;
@@ -1064,6 +1064,74 @@ nan_functions! {
     /// ```
     window fn move_argmax, move_argmax_axis(window: usize, min_count: Option<usize>) -> E::Value
         where E: QuantileElement = MoveExtremum::<true>::index(spec(window, min_count));
+
+    /// Moving median of the non-NaN values among the last `window` (NaN
+    /// where fewer than `min_count`), as bottleneck's `move_median` and
+    /// [`nanmedian`] of each window: the middle value, or the mean of the
+    /// two middle values (NumPy's arithmetic, without its overflow). The
+    /// window's values are kept sorted: O(log window) comparisons and one
+    /// shift of the values between the leaving and the entering one's
+    /// places per step.
+    ///
+    /// # Errors
+    /// As [`move_sum`].
+    ///
+    /// ```
+    /// use ndarray::array;
+    /// let a = array![1.0, 9.0, f64::NAN, 4.0, 2.0];
+    /// let m = nanops::move_median(&a, 3, Some(1), -1)?;
+    /// assert_eq!(m, array![1.0, 5.0, 5.0, 6.5, 3.0].into_dyn());
+    /// # Ok::<(), nanops::Error>(())
+    /// ```
+    window fn move_median, move_median_axis(window: usize, min_count: Option<usize>) -> E::Value
+        where E: QuantileElement = MoveMedian(spec(window, min_count));
+
+    /// Moving quantile `q` of the non-NaN values among the last `window`
+    /// (NaN where fewer than `min_count`) by any of NumPy's 13 methods:
+    /// each position is [`nanquantile`] of its window with `q` a Python
+    /// float, bit for bit (the ranks it needs are read from the sorted
+    /// window and finished by `nanquantile`'s own code; as there, the sign
+    /// of a zero result may differ where a window holds both zeros).
+    ///
+    /// # Errors
+    /// As [`move_sum`]; [`Error::InvalidQuantile`](crate::Error::InvalidQuantile)
+    /// for `q` outside `[0, 1]`.
+    ///
+    /// ```
+    /// use nanops::QuantileMethod;
+    /// use ndarray::array;
+    /// let a = array![1.0, 2.0, 4.0, 8.0];
+    /// let q: ndarray::ArrayD<f64> = nanops::move_quantile(&a, 3, None, 0.25, QuantileMethod::Linear, -1)?;
+    /// assert!(q[1].is_nan());
+    /// assert_eq!((q[2], q[3]), (1.5, 3.0));
+    /// # Ok::<(), nanops::Error>(())
+    /// ```
+    window fn move_quantile, move_quantile_axis(window: usize, min_count: Option<usize>, q: f64, method: QuantileMethod) -> E::Value
+        where E: QuantileElement = MoveQuantile { spec: spec(window, min_count), q, method };
+
+    /// Moving rank of each value among the non-NaN values of its window, as
+    /// bottleneck's `move_rank`: with `less` values below it and `equal`
+    /// equal to it (itself included) among `n`,
+    ///
+    /// ```text
+    /// r = 2·(0.5·(2·less + equal − 1)/(n − 1) − 0.5)   in [−1, 1]
+    /// ```
+    ///
+    /// 0 where `n = 1`, NaN where the value is NaN or `n < min_count`
+    /// (`-0.0` equals `0.0`). O(log window) per step.
+    ///
+    /// # Errors
+    /// As [`move_sum`].
+    ///
+    /// ```
+    /// use ndarray::array;
+    /// let a = array![3.0, 1.0, 2.0, 2.0];
+    /// let r = nanops::move_rank(&a, 3, Some(1), -1)?;
+    /// assert_eq!(r, array![0.0, -1.0, 0.0, 0.5].into_dyn());
+    /// # Ok::<(), nanops::Error>(())
+    /// ```
+    window fn move_rank, move_rank_axis(window: usize, min_count: Option<usize>) -> E::Value
+        where E: QuantileElement = MoveRank(spec(window, min_count));
 
     /// Forward fill: each NaN replaced by the last non-NaN value before it
     /// along `axis`, if that is at most `limit` positions back (`None`: any

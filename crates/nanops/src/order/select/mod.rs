@@ -77,5 +77,6 @@ pub(crate) use kernel::{
 pub use kernel::{median_in_place, quantiles_in_place, quantiles_in_place_with, QuantileScratch};
 pub(crate) use nth::sort_columns;
 pub(crate) use partition::{copy_valid, keep_between};
+pub(crate) use rank::Pick;
 pub(crate) use sampled::{median_middles, Middles, MIN_SAMPLED_LANE};
 pub use weighted::{weighted_quantiles, weighted_quantiles_with, WeightedQuantileError};
