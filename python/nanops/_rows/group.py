@@ -1,0 +1,433 @@
+"""The registry rows of the group-by reductions, numbagg's ``group_nan*``
+call (see :mod:`nanops._registry`)."""
+
+from __future__ import annotations
+
+import inspect
+from typing import Final
+
+from .. import _group, _nanops
+from .._generate import General, Row, UNSUPPORTED
+
+__all__ = ["ROWS"]
+
+
+#: The call shared by the ``group_*`` functions (numbagg's), put into each
+#: docstring in place of its line ``GROUP CALL`` (:func:`_group_doc`).
+_GROUP_CALL: Final = """\
+numbagg's call: ``labels`` are integers already factorised (any
+integer dtype; negative labels are skipped) with the shape of
+``values`` along ``axis`` (``None``: the same shape as ``values``; an
+int or a tuple of ints: the grouped axes, ``labels`` with their
+lengths in that order).  The result has the other axes of ``values``,
+then one axis of ``num_labels`` groups (``None``: the largest label
+plus one).  ``ValueError`` for a label at or above ``num_labels`` or
+mis-shaped labels, ``TypeError`` for non-integer labels."""
+
+
+def _group_doc(doc: str) -> str:
+    """``doc`` (cleaned of its indentation) with its line ``GROUP CALL``
+    replaced by :data:`_GROUP_CALL`."""
+    return inspect.cleandoc(doc).replace("GROUP CALL", _GROUP_CALL)
+
+
+#: The rows, in the order of ``nanops.__all__``.
+ROWS: Final[tuple[Row, ...]] = (
+    # --- group-by (numbagg's group_nan*) ----------------------------------
+    Row(
+        name="group_nansum",
+        signature="values, labels, *, axis=None, num_labels=None",
+        general=General(_group.group, _nanops.group_nansum),
+        fallback=UNSUPPORTED,  # NumPy has no group_nansum
+        doc=_group_doc("""
+        Sum of the non-NaN values of each group.
+
+        GROUP CALL
+        An empty group sums to 0; the dtype is :func:`nansum`'s.
+
+        Examples
+        --------
+        >>> import numpy as np, nanops
+        >>> values = np.array([1.0, 4.0, np.nan, 2.0, 5.0])
+        >>> labels = np.array([0, 0, 1, 2, 0])
+        >>> nanops.group_nansum(values, labels)
+        array([10.,  0.,  2.])
+        """),
+    ),
+    Row(
+        name="group_nanprod",
+        signature="values, labels, *, axis=None, num_labels=None",
+        general=General(_group.group, _nanops.group_nanprod),
+        fallback=UNSUPPORTED,  # NumPy has no group_nanprod
+        doc=_group_doc("""
+        Product of the non-NaN values of each group.
+
+        GROUP CALL
+        An empty group gives 1; the dtype is :func:`nanprod`'s.
+
+        Examples
+        --------
+        >>> import numpy as np, nanops
+        >>> values = np.array([1.0, 4.0, np.nan, 2.0, 5.0])
+        >>> labels = np.array([0, 0, 1, 2, 0])
+        >>> nanops.group_nanprod(values, labels)
+        array([20.,  1.,  2.])
+        """),
+    ),
+    Row(
+        name="group_nanmean",
+        signature="values, labels, *, axis=None, num_labels=None",
+        general=General(_group.group, _nanops.group_nanmean),
+        fallback=UNSUPPORTED,  # NumPy has no group_nanmean
+        doc=_group_doc("""
+        Mean of the non-NaN values of each group.
+
+        GROUP CALL
+        An empty or all-NaN group gives NaN (no warning, as numbagg); the
+        dtype is :func:`nanmean`'s (integers give float64).
+
+        Examples
+        --------
+        >>> import numpy as np, nanops
+        >>> values = np.array([1.0, 4.0, np.nan, 2.0, 5.0])
+        >>> labels = np.array([0, 0, 1, 2, 0])
+        >>> nanops.group_nanmean(values, labels)
+        array([3.33333333,        nan, 2.        ])
+        """),
+    ),
+    Row(
+        name="group_nanvar",
+        signature="values, labels, *, axis=None, num_labels=None, ddof=1",
+        general=General(_group.group_var, _nanops.group_nanvar, False),
+        fallback=UNSUPPORTED,  # NumPy has no group_nanvar
+        doc=_group_doc("""
+        Variance of the non-NaN values of each group.
+
+        GROUP CALL
+        ``ddof=1`` by default (numbagg's and pandas'); NaN where a group has
+        ``count - ddof <= 0`` values (no warning).  Complex values give a real
+        result, integers float64.
+
+        Examples
+        --------
+        >>> import numpy as np, nanops
+        >>> values = np.array([1.0, 4.0, np.nan, 2.0, 5.0])
+        >>> labels = np.array([0, 0, 1, 2, 0])
+        >>> nanops.group_nanvar(values, labels)
+        array([4.33333333,        nan,        nan])
+        """),
+    ),
+    Row(
+        name="group_nanstd",
+        signature="values, labels, *, axis=None, num_labels=None, ddof=1",
+        general=General(_group.group_var, _nanops.group_nanvar, True),
+        fallback=UNSUPPORTED,  # NumPy has no group_nanstd
+        doc=_group_doc("""
+        Standard deviation of the non-NaN values of each group.
+
+        GROUP CALL
+        ``ddof=1`` by default; NaN where ``count - ddof <= 0``.
+
+        Examples
+        --------
+        >>> import numpy as np, nanops
+        >>> values = np.array([1.0, 4.0, np.nan, 2.0, 5.0])
+        >>> labels = np.array([0, 0, 1, 2, 0])
+        >>> nanops.group_nanstd(values, labels, ddof=0)
+        array([1.69967317,        nan, 0.        ])
+        """),
+    ),
+    Row(
+        name="group_nanmin",
+        signature="values, labels, *, axis=None, num_labels=None",
+        general=General(_group.group, _nanops.group_nanmin),
+        fallback=UNSUPPORTED,  # NumPy has no group_nanmin
+        doc=_group_doc("""
+        Minimum of the non-NaN values of each group.
+
+        GROUP CALL
+        An empty group gives NaN; for integer values it is a ``ValueError``
+        (no NaN to give).
+
+        Examples
+        --------
+        >>> import numpy as np, nanops
+        >>> values = np.array([1.0, 4.0, np.nan, 2.0, 5.0])
+        >>> labels = np.array([0, 0, 1, 2, 0])
+        >>> nanops.group_nanmin(values, labels)
+        array([ 1., nan,  2.])
+        """),
+    ),
+    Row(
+        name="group_nanmax",
+        signature="values, labels, *, axis=None, num_labels=None",
+        general=General(_group.group, _nanops.group_nanmax),
+        fallback=UNSUPPORTED,  # NumPy has no group_nanmax
+        doc=_group_doc("""
+        Maximum of the non-NaN values of each group.
+
+        GROUP CALL
+        An empty group gives NaN; for integer values it is a ``ValueError``.
+
+        Examples
+        --------
+        >>> import numpy as np, nanops
+        >>> values = np.array([1.0, 4.0, np.nan, 2.0, 5.0])
+        >>> labels = np.array([0, 0, 1, 2, 0])
+        >>> nanops.group_nanmax(values, labels)
+        array([ 5., nan,  2.])
+        """),
+    ),
+    Row(
+        name="group_nanargmin",
+        signature="values, labels, *, axis=None, num_labels=None",
+        general=General(_group.group, _nanops.group_nanargmin),
+        fallback=UNSUPPORTED,  # NumPy has no group_nanargmin
+        doc=_group_doc("""
+        Position of the first minimum of each group.
+
+        GROUP CALL
+        The flat (C-order) index over the grouped axes, as float64 with NaN
+        for an empty group (numbagg's result).
+
+        Examples
+        --------
+        >>> import numpy as np, nanops
+        >>> values = np.array([1.0, 4.0, np.nan, 2.0, 5.0])
+        >>> labels = np.array([0, 0, 1, 2, 0])
+        >>> nanops.group_nanargmin(values, labels)
+        array([ 0., nan,  3.])
+        """),
+    ),
+    Row(
+        name="group_nanargmax",
+        signature="values, labels, *, axis=None, num_labels=None",
+        general=General(_group.group, _nanops.group_nanargmax),
+        fallback=UNSUPPORTED,  # NumPy has no group_nanargmax
+        doc=_group_doc("""
+        Position of the first maximum of each group.
+
+        GROUP CALL
+        The flat (C-order) index over the grouped axes, as float64 with NaN
+        for an empty group (numbagg's result).
+
+        Examples
+        --------
+        >>> import numpy as np, nanops
+        >>> values = np.array([1.0, 4.0, np.nan, 2.0, 5.0])
+        >>> labels = np.array([0, 0, 1, 2, 0])
+        >>> nanops.group_nanargmax(values, labels)
+        array([ 4., nan,  3.])
+        """),
+    ),
+    Row(
+        name="group_nancount",
+        signature="values, labels, *, axis=None, num_labels=None",
+        general=General(_group.group, _nanops.group_nancount),
+        fallback=UNSUPPORTED,  # NumPy has no group_nancount
+        doc=_group_doc("""
+        Number of non-NaN values of each group.
+
+        GROUP CALL
+        As int64 (numbagg gives the values' dtype).
+
+        Examples
+        --------
+        >>> import numpy as np, nanops
+        >>> values = np.array([1.0, 4.0, np.nan, 2.0, 5.0])
+        >>> labels = np.array([0, 0, 1, 2, 0])
+        >>> nanops.group_nancount(values, labels)
+        array([3, 0, 1])
+        """),
+    ),
+    Row(
+        name="group_nanfirst",
+        signature="values, labels, *, axis=None, num_labels=None",
+        general=General(_group.group, _nanops.group_nanfirst),
+        fallback=UNSUPPORTED,  # NumPy has no group_nanfirst
+        doc=_group_doc("""
+        First non-NaN value of each group (C order over the grouped axes).
+
+        GROUP CALL
+        An empty group gives NaN; for integer values it is a ``ValueError``.
+
+        Examples
+        --------
+        >>> import numpy as np, nanops
+        >>> values = np.array([1.0, 4.0, np.nan, 2.0, 5.0])
+        >>> labels = np.array([0, 0, 1, 2, 0])
+        >>> nanops.group_nanfirst(values, labels)
+        array([ 1., nan,  2.])
+        """),
+    ),
+    Row(
+        name="group_nanlast",
+        signature="values, labels, *, axis=None, num_labels=None",
+        general=General(_group.group, _nanops.group_nanlast),
+        fallback=UNSUPPORTED,  # NumPy has no group_nanlast
+        doc=_group_doc("""
+        Last non-NaN value of each group (C order over the grouped axes).
+
+        GROUP CALL
+        An empty group gives NaN; for integer values it is a ``ValueError``.
+
+        Examples
+        --------
+        >>> import numpy as np, nanops
+        >>> values = np.array([1.0, 4.0, np.nan, 2.0, 5.0])
+        >>> labels = np.array([0, 0, 1, 2, 0])
+        >>> nanops.group_nanlast(values, labels)
+        array([ 5., nan,  2.])
+        """),
+    ),
+    Row(
+        name="group_nanany",
+        signature="values, labels, *, axis=None, num_labels=None",
+        general=General(_group.group, _nanops.group_nanany),
+        fallback=UNSUPPORTED,  # NumPy has no group_nanany
+        doc=_group_doc("""
+        Whether any non-NaN value of each group is nonzero.
+
+        GROUP CALL
+        As bool (numbagg gives the values' dtype); an empty group gives
+        False.
+
+        Examples
+        --------
+        >>> import numpy as np, nanops
+        >>> values = np.array([1.0, 4.0, np.nan, 2.0, 5.0])
+        >>> labels = np.array([0, 0, 1, 2, 0])
+        >>> nanops.group_nanany(values, labels)
+        array([ True, False,  True])
+        """),
+    ),
+    Row(
+        name="group_nanall",
+        signature="values, labels, *, axis=None, num_labels=None",
+        general=General(_group.group, _nanops.group_nanall),
+        fallback=UNSUPPORTED,  # NumPy has no group_nanall
+        doc=_group_doc("""
+        Whether every non-NaN value of each group is nonzero.
+
+        GROUP CALL
+        As bool (numbagg gives the values' dtype); an empty group gives
+        True.
+
+        Examples
+        --------
+        >>> import numpy as np, nanops
+        >>> nanops.group_nanall(np.array([1.0, 0.0, np.nan]), np.array([0, 0, 1]))
+        array([False,  True])
+        """),
+    ),
+    Row(
+        name="group_nansum_of_squares",
+        signature="values, labels, *, axis=None, num_labels=None",
+        general=General(_group.group, _nanops.group_nansum_of_squares),
+        fallback=UNSUPPORTED,  # NumPy has no group_nansum_of_squares
+        doc=_group_doc("""
+        Sum of the squares of the non-NaN values of each group.
+
+        GROUP CALL
+        Real values only (complex: ``TypeError``); 0 for an empty group.
+
+        Examples
+        --------
+        >>> import numpy as np, nanops
+        >>> values = np.array([1.0, 4.0, np.nan, 2.0, 5.0])
+        >>> labels = np.array([0, 0, 1, 2, 0])
+        >>> nanops.group_nansum_of_squares(values, labels)
+        array([42.,  0.,  4.])
+        """),
+    ),
+    Row(
+        name="group_nanskew",
+        signature="values, labels, *, axis=None, num_labels=None, bias=True",
+        general=General(_group.group, _nanops.group_nanskew),
+        fallback=UNSUPPORTED,  # NumPy has no group_nanskew
+        doc=_group_doc("""
+        Skewness of the non-NaN values of each group (:func:`nanskew`).
+
+        GROUP CALL
+        ``bias`` as :func:`scipy.stats.skew`; NaN for a group of fewer than
+        two values.  Real values only.
+
+        Examples
+        --------
+        >>> import numpy as np, nanops
+        >>> nanops.group_nanskew(np.array([1.0, 2.0, 10.0, 3.0]), np.array([0, 0, 0, 1]))
+        array([0.67455548,        nan])
+        """),
+    ),
+    Row(
+        name="group_nankurt",
+        signature="values, labels, *, axis=None, num_labels=None, bias=True, fisher=True",
+        general=General(_group.group, _nanops.group_nankurt),
+        fallback=UNSUPPORTED,  # NumPy has no group_nankurt
+        doc=_group_doc("""
+        Kurtosis of the non-NaN values of each group (:func:`nankurt`).
+
+        GROUP CALL
+        ``bias`` and ``fisher`` as :func:`scipy.stats.kurtosis`; NaN for a
+        group of fewer than two values.  Real values only.
+
+        Examples
+        --------
+        >>> import numpy as np, nanops
+        >>> nanops.group_nankurt(np.array([1.0, 2.0, 3.0, 4.0]), np.array([0, 0, 0, 0]))
+        array([-1.36])
+        """),
+    ),
+    Row(
+        name="group_nanmedian",
+        signature="values, labels, *, axis=None, num_labels=None",
+        general=General(_group.group, _nanops.group_nanmedian),
+        fallback=UNSUPPORTED,  # NumPy has no group_nanmedian
+        doc=_group_doc("""
+        Median of the non-NaN values of each group.
+
+        GROUP CALL
+        An empty or all-NaN group gives NaN (no warning); the dtype is
+        :func:`nanmedian`'s (integers give float64).  Each group's median is
+        selected, never sorted, after one counting sort of the values by
+        label.  Real values only.
+
+        Examples
+        --------
+        >>> import numpy as np, nanops
+        >>> values = np.array([1.0, 4.0, np.nan, 2.0, 5.0])
+        >>> labels = np.array([0, 0, 1, 2, 0])
+        >>> nanops.group_nanmedian(values, labels)
+        array([ 4., nan,  2.])
+        """),
+    ),
+    Row(
+        name="group_nanquantile",
+        signature=(
+            "values, labels, q, *, axis=None, num_labels=None, method='linear', weights=None"
+        ),
+        general=General(_group.group_quantile, _nanops.group_nanquantile),
+        fallback=UNSUPPORTED,  # NumPy has no group_nanquantile
+        doc=_group_doc("""
+        Quantiles of the non-NaN values of each group.
+
+        GROUP CALL
+        ``q`` (in [0, 1]) of any shape is prepended to the result's shape, as
+        :func:`nanquantile`; ``method`` is one of NumPy's 13 methods;
+        ``weights`` (non-negative) have the labels' or the values' shape and
+        need ``method='inverted_cdf'`` or ``'averaged_inverted_cdf'``.  The
+        result has the values' float dtype (float32 stays float32, integers
+        give float64: NumPy's dtype for a Python-float ``q``).  An empty
+        group gives NaN.  Real values only.
+
+        Examples
+        --------
+        >>> import numpy as np, nanops
+        >>> values = np.array([1.0, 4.0, np.nan, 2.0, 5.0])
+        >>> labels = np.array([0, 0, 1, 2, 0])
+        >>> nanops.group_nanquantile(values, labels, [0.5, 1.0])
+        array([[ 4., nan,  2.],
+               [ 5., nan,  2.]])
+        """),
+    ),
+)

@@ -1,0 +1,396 @@
+"""The registry rows of the moving windows and fills: bottleneck's
+``move_*`` and ``push``, pandas' ``ffill``/``bfill`` (see
+:mod:`nanops._registry`)."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from .. import _moving, _nanops
+from .._generate import General, Row, UNSUPPORTED
+
+__all__ = ["ROWS"]
+
+
+#: The rows, in the order of ``nanops.__all__``.
+ROWS: Final[tuple[Row, ...]] = (
+    # --- moving windows (not in NumPy) ---------------------------------------
+    Row(
+        name="move_sum",
+        signature="a, window, min_count=None, axis=-1",
+        general=General(_moving.moving, _nanops.move_sum),
+        fallback=UNSUPPORTED,  # NumPy has no move_sum
+        doc="""
+        Moving-window sum along an axis, ignoring NaN.
+
+        Bottleneck's ``move_sum`` call (positional or keyword), pandas'
+        ``rolling(window, min_periods=min_count).sum()``: at each position,
+        over the last ``window`` values along ``axis`` (fewer at the start),
+        NaN skipped; NaN where fewer than ``min_count`` values are not NaN
+        (``None``: the whole window).  Any ndim, axis and layout; float32
+        stays float32, float16 float16, integers and bool give float64
+        (computed in float64, rounded once).  ``ValueError`` for a window
+        outside ``1..a.shape[axis]`` or a ``min_count`` outside
+        ``1..window``, bottleneck's messages.
+        Running sums are compensated and rebuilt from the window every
+        ``max(2 * window, 1024)`` positions, so they do not drift; an infinity
+        leaving the window leaves no NaN behind.
+
+        Examples
+        --------
+        >>> import numpy as np, nanops
+        >>> nanops.move_sum(np.array([1.0, 2.0, np.nan, 4.0]), 2, min_count=1)
+        array([1., 3., 2., 4.])
+        """,
+    ),
+    Row(
+        name="move_mean",
+        signature="a, window, min_count=None, axis=-1",
+        general=General(_moving.moving, _nanops.move_mean),
+        fallback=UNSUPPORTED,  # NumPy has no move_mean
+        doc="""
+        Moving-window mean along an axis, ignoring NaN.
+
+        Bottleneck's ``move_mean`` call (positional or keyword), pandas'
+        ``rolling(window, min_periods=min_count).mean()``: at each position,
+        over the last ``window`` values along ``axis`` (fewer at the start),
+        NaN skipped; NaN where fewer than ``min_count`` values are not NaN
+        (``None``: the whole window).  Any ndim, axis and layout; float32
+        stays float32, float16 float16, integers and bool give float64
+        (computed in float64, rounded once).  ``ValueError`` for a window
+        outside ``1..a.shape[axis]`` or a ``min_count`` outside
+        ``1..window``, bottleneck's messages.
+
+        Examples
+        --------
+        >>> import numpy as np, nanops
+        >>> nanops.move_mean(np.array([1.0, 2.0, np.nan, 4.0]), 2)
+        array([nan, 1.5, nan, nan])
+        """,
+    ),
+    Row(
+        name="move_var",
+        signature="a, window, min_count=None, axis=-1, ddof=0",
+        general=General(_moving.moving_ddof, _nanops.move_var),
+        fallback=UNSUPPORTED,  # NumPy has no move_var
+        doc="""
+        Moving-window variance along an axis, ignoring NaN.
+
+        Bottleneck's ``move_var`` call (positional or keyword), pandas'
+        ``rolling(window, min_periods=min_count).var()``: at each position,
+        over the last ``window`` values along ``axis`` (fewer at the start),
+        NaN skipped; NaN where fewer than ``min_count`` values are not NaN
+        (``None``: the whole window).  Any ndim, axis and layout; float32
+        stays float32, float16 float16, integers and bool give float64
+        (computed in float64, rounded once).  ``ValueError`` for a window
+        outside ``1..a.shape[axis]`` or a ``min_count`` outside
+        ``1..window``, bottleneck's messages.
+        ``ddof`` as NumPy's (bottleneck's default 0; pandas' is 1).  NaN
+        where ``count - ddof <= 0`` (bottleneck gives inf at ``count ==
+        ddof``) or where the window holds an infinity.
+
+        Examples
+        --------
+        >>> import numpy as np, nanops
+        >>> nanops.move_var(np.array([1.0, 3.0, 5.0]), 2)
+        array([nan,  1.,  1.])
+        """,
+    ),
+    Row(
+        name="move_std",
+        signature="a, window, min_count=None, axis=-1, ddof=0",
+        general=General(_moving.moving_ddof, _nanops.move_std),
+        fallback=UNSUPPORTED,  # NumPy has no move_std
+        doc="""
+        Moving-window standard deviation along an axis, ignoring NaN.
+
+        Bottleneck's ``move_std`` call (positional or keyword), pandas'
+        ``rolling(window, min_periods=min_count).std()``: at each position,
+        over the last ``window`` values along ``axis`` (fewer at the start),
+        NaN skipped; NaN where fewer than ``min_count`` values are not NaN
+        (``None``: the whole window).  Any ndim, axis and layout; float32
+        stays float32, float16 float16, integers and bool give float64
+        (computed in float64, rounded once).  ``ValueError`` for a window
+        outside ``1..a.shape[axis]`` or a ``min_count`` outside
+        ``1..window``, bottleneck's messages.
+        The square root of :func:`move_var`.
+
+        Examples
+        --------
+        >>> import numpy as np, nanops
+        >>> nanops.move_std(np.array([1.0, 3.0, 5.0]), 2)
+        array([nan,  1.,  1.])
+        """,
+    ),
+    Row(
+        name="move_min",
+        signature="a, window, min_count=None, axis=-1",
+        general=General(_moving.moving, _nanops.move_min),
+        fallback=UNSUPPORTED,  # NumPy has no move_min
+        doc="""
+        Moving-window minimum along an axis, ignoring NaN.
+
+        Bottleneck's ``move_min`` call (positional or keyword), pandas'
+        ``rolling(window, min_periods=min_count).min()``: at each position,
+        over the last ``window`` values along ``axis`` (fewer at the start),
+        NaN skipped; NaN where fewer than ``min_count`` values are not NaN
+        (``None``: the whole window).  Any ndim, axis and layout; float32
+        stays float32, float16 float16, integers and bool give float64
+        (computed in float64, rounded once).  ``ValueError`` for a window
+        outside ``1..a.shape[axis]`` or a ``min_count`` outside
+        ``1..window``, bottleneck's messages.
+        Amortised O(1) per step (a monotonic deque).
+
+        Examples
+        --------
+        >>> import numpy as np, nanops
+        >>> nanops.move_min(np.array([3.0, 1.0, np.nan, 2.0]), 2, min_count=1)
+        array([3., 1., 1., 2.])
+        """,
+    ),
+    Row(
+        name="move_max",
+        signature="a, window, min_count=None, axis=-1",
+        general=General(_moving.moving, _nanops.move_max),
+        fallback=UNSUPPORTED,  # NumPy has no move_max
+        doc="""
+        Moving-window maximum along an axis, ignoring NaN.
+
+        Bottleneck's ``move_max`` call (positional or keyword), pandas'
+        ``rolling(window, min_periods=min_count).max()``: at each position,
+        over the last ``window`` values along ``axis`` (fewer at the start),
+        NaN skipped; NaN where fewer than ``min_count`` values are not NaN
+        (``None``: the whole window).  Any ndim, axis and layout; float32
+        stays float32, float16 float16, integers and bool give float64
+        (computed in float64, rounded once).  ``ValueError`` for a window
+        outside ``1..a.shape[axis]`` or a ``min_count`` outside
+        ``1..window``, bottleneck's messages.
+        Amortised O(1) per step (a monotonic deque).
+
+        Examples
+        --------
+        >>> import numpy as np, nanops
+        >>> nanops.move_max(np.array([3.0, 1.0, np.nan, 2.0]), 2, min_count=1)
+        array([3., 3., 1., 2.])
+        """,
+    ),
+    Row(
+        name="move_argmin",
+        signature="a, window, min_count=None, axis=-1",
+        general=General(_moving.moving, _nanops.move_argmin),
+        fallback=UNSUPPORTED,  # NumPy has no move_argmin
+        doc="""
+        Moving-window position of the minimum, ignoring NaN.
+
+        Bottleneck's ``move_argmin`` call (positional or keyword), pandas'
+        ``rolling(window, min_periods=min_count).apply(np.argmin)()``: at each position,
+        over the last ``window`` values along ``axis`` (fewer at the start),
+        NaN skipped; NaN where fewer than ``min_count`` values are not NaN
+        (``None``: the whole window).  Any ndim, axis and layout; float32
+        stays float32, float16 float16, integers and bool give float64
+        (computed in float64, rounded once).  ``ValueError`` for a window
+        outside ``1..a.shape[axis]`` or a ``min_count`` outside
+        ``1..window``, bottleneck's messages.
+        Counted as bottleneck counts it: back from the window's last
+        position (0 is the newest value, ``window - 1`` the oldest); of equal
+        minima the newest.  A float array (NaN where there are too few
+        values).
+
+        Examples
+        --------
+        >>> import numpy as np, nanops
+        >>> nanops.move_argmin(np.array([1.0, 3.0, 1.0, 2.0]), 3)
+        array([nan, nan,  0.,  1.])
+        """,
+    ),
+    Row(
+        name="move_argmax",
+        signature="a, window, min_count=None, axis=-1",
+        general=General(_moving.moving, _nanops.move_argmax),
+        fallback=UNSUPPORTED,  # NumPy has no move_argmax
+        doc="""
+        Moving-window position of the maximum, ignoring NaN.
+
+        Bottleneck's ``move_argmax`` call (positional or keyword), pandas'
+        ``rolling(window, min_periods=min_count).apply(np.argmax)()``: at each position,
+        over the last ``window`` values along ``axis`` (fewer at the start),
+        NaN skipped; NaN where fewer than ``min_count`` values are not NaN
+        (``None``: the whole window).  Any ndim, axis and layout; float32
+        stays float32, float16 float16, integers and bool give float64
+        (computed in float64, rounded once).  ``ValueError`` for a window
+        outside ``1..a.shape[axis]`` or a ``min_count`` outside
+        ``1..window``, bottleneck's messages.
+        Counted as :func:`move_argmin`'s.
+
+        Examples
+        --------
+        >>> import numpy as np, nanops
+        >>> nanops.move_argmax(np.array([1.0, 3.0, 3.0, 2.0]), 3)
+        array([nan, nan,  0.,  1.])
+        """,
+    ),
+    Row(
+        name="move_count",
+        signature="a, window, min_count=None, axis=-1",
+        general=General(_moving.moving, _nanops.move_count),
+        fallback=UNSUPPORTED,  # NumPy has no move_count
+        doc="""
+        Moving-window count of the non-NaN values along an axis.
+
+        Bottleneck's call of its ``move_*`` functions (positional or keyword;
+        bottleneck has no ``move_count``): at each position,
+        over the last ``window`` values along ``axis`` (fewer at the start),
+        NaN skipped; NaN where fewer than ``min_count`` values are not NaN
+        (``None``: the whole window).  Any ndim, axis and layout; float32
+        stays float32, float16 float16, integers and bool give float64
+        (computed in float64, rounded once).  ``ValueError`` for a window
+        outside ``1..a.shape[axis]`` or a ``min_count`` outside
+        ``1..window``, bottleneck's messages.
+        pandas' ``rolling(window, min_periods=min_count).count()`` differs: it
+        gives NaN only where the window has fewer than ``min_periods``
+        positions (0 for an all-NaN window).
+
+        Examples
+        --------
+        >>> import numpy as np, nanops
+        >>> nanops.move_count(np.array([1.0, np.nan, 2.0]), 2, min_count=1)
+        array([1., 1., 1.])
+        """,
+    ),
+    Row(
+        name="move_median",
+        signature="a, window, min_count=None, axis=-1",
+        general=General(_moving.moving, _nanops.move_median),
+        fallback=UNSUPPORTED,  # NumPy has no move_median
+        doc="""
+        Moving-window median along an axis, ignoring NaN.
+
+        Bottleneck's ``move_median`` call (positional or keyword), pandas'
+        ``rolling(window, min_periods=min_count).median()``: at each position,
+        :func:`nanmedian` of the last ``window`` values along ``axis`` (fewer
+        at the start); NaN where fewer than ``min_count`` values are not NaN
+        (``None``: the whole window).  Any ndim, axis and layout; float32
+        stays float32, float16 float16, integers and bool give float64.
+        ``ValueError`` for a window outside ``1..a.shape[axis]`` or a
+        ``min_count`` outside ``1..window``, bottleneck's messages.
+        The window's values are kept sorted: O(log window) comparisons and
+        one shift per step.
+
+        Examples
+        --------
+        >>> import numpy as np, nanops
+        >>> nanops.move_median(np.array([1.0, 9.0, np.nan, 4.0, 2.0]), 3, min_count=1)
+        array([1. , 5. , 5. , 6.5, 3. ])
+        """,
+    ),
+    Row(
+        name="move_quantile",
+        signature="a, window, q, min_count=None, axis=-1, method='linear'",
+        general=General(_moving.moving_quantile),
+        fallback=UNSUPPORTED,  # NumPy has no move_quantile
+        doc="""
+        Moving-window quantile along an axis, ignoring NaN, any of NumPy's
+        13 methods.
+
+        At each position, :func:`nanquantile` of the last ``window`` values
+        along ``axis`` (fewer at the start) with ``q`` a Python float, bit
+        for bit; NaN where fewer than ``min_count`` values are not NaN
+        (``None``: the whole window).  ``q`` is a scalar or 1-d, in
+        ``[0, 1]``; a 1-d ``q`` prepends its length to the result's shape,
+        as :func:`nanquantile`.  pandas' ``rolling(window,
+        min_periods=min_count).quantile(q, interpolation)`` for the methods
+        it has (``linear``, ``lower``, ``higher``, ``nearest``,
+        ``midpoint``).  Any ndim, axis and layout; float32 stays float32
+        (also for a ``q`` array, where :func:`nanquantile` gives float64),
+        float16 float16, integers and bool give float64.  ``ValueError``
+        for a bad window, ``min_count``, ``q`` or method.
+
+        Examples
+        --------
+        >>> import numpy as np, nanops
+        >>> nanops.move_quantile(np.array([1.0, 2.0, 4.0, 8.0]), 3, 0.25)
+        array([nan, nan, 1.5, 3. ])
+        >>> nanops.move_quantile(np.array([1.0, 2.0, 4.0]), 2, [0.0, 1.0], method="lower")
+        array([[nan,  1.,  2.],
+               [nan,  2.,  4.]])
+        """,
+    ),
+    Row(
+        name="move_rank",
+        signature="a, window, min_count=None, axis=-1",
+        general=General(_moving.moving, _nanops.move_rank),
+        fallback=UNSUPPORTED,  # NumPy has no move_rank
+        doc="""
+        Moving-window rank of each value among the window's non-NaN values.
+
+        Bottleneck's ``move_rank`` call and definition: with ``less`` values
+        of the window below the position's value and ``equal`` equal to it
+        (itself included) among ``n`` non-NaN values, ``2 * (0.5 * (2 * less
+        + equal - 1) / (n - 1) - 0.5)``, in ``[-1, 1]`` (-1: the least, 1:
+        the greatest); 0 where ``n == 1``, NaN where the value is NaN or
+        ``n < min_count`` (``None``: the whole window).  Any ndim, axis and
+        layout; float32 stays float32 (bottleneck gives float64), float16
+        float16, integers and bool give float64.  O(log window) per step.
+
+        Examples
+        --------
+        >>> import numpy as np, nanops
+        >>> nanops.move_rank(np.array([3.0, 1.0, 2.0, 2.0]), 3, min_count=1)
+        array([ 0. , -1. ,  0. ,  0.5])
+        """,
+    ),
+    Row(
+        name="ffill",
+        signature="a, *, limit=None, axis=-1",
+        general=General(_moving.fill, False),
+        fallback=UNSUPPORTED,  # NumPy has no ffill
+        doc="""
+        Forward fill: each NaN replaced by the last non-NaN value before it.
+
+        Along ``axis``, at most ``limit`` positions away (``None``: any
+        distance), as pandas' ``ffill(limit=)``; ``limit`` must be positive.
+        The input's dtype (integers and bool are copied).
+
+        Examples
+        --------
+        >>> import numpy as np, nanops
+        >>> nanops.ffill(np.array([np.nan, 1.0, np.nan, np.nan]), limit=1)
+        array([nan,  1.,  1., nan])
+        """,
+    ),
+    Row(
+        name="bfill",
+        signature="a, *, limit=None, axis=-1",
+        general=General(_moving.fill, True),
+        fallback=UNSUPPORTED,  # NumPy has no bfill
+        doc="""
+        Backward fill: each NaN replaced by the first non-NaN value after it.
+
+        See :func:`ffill`.
+
+        Examples
+        --------
+        >>> import numpy as np, nanops
+        >>> nanops.bfill(np.array([np.nan, np.nan, 2.0]))
+        array([2., 2., 2.])
+        """,
+    ),
+    Row(
+        name="push",
+        signature="a, n=None, axis=-1",
+        general=General(_moving.push),
+        fallback=UNSUPPORTED,  # NumPy has no push
+        doc="""
+        Bottleneck's ``push``: forward fill of at most ``n`` positions.
+
+        :func:`ffill` with bottleneck's call and checks (``n`` is ``None``
+        or non-negative; 0 fills nothing).
+
+        Examples
+        --------
+        >>> import numpy as np, nanops
+        >>> nanops.push(np.array([1.0, np.nan, np.nan]), 1)
+        array([ 1.,  1., nan])
+        """,
+    ),
+)
