@@ -13,7 +13,7 @@ __all__ = ["ROWS"]
 
 
 #: The call shared by the ``group_*`` functions (numbagg's), put into each
-#: docstring in place of its line ``GROUP CALL`` (:func:`_group_doc`).
+#: docstring in place of its line ``GROUP CALL`` (:func:`_group_row`).
 _GROUP_CALL: Final = """\
 numbagg's call: ``labels`` are integers already factorised (any
 integer dtype; negative labels are skipped) with the shape of
@@ -24,22 +24,40 @@ then one axis of ``num_labels`` groups (``None``: the largest label
 plus one).  ``ValueError`` for a label at or above ``num_labels`` or
 mis-shaped labels, ``TypeError`` for non-integer labels."""
 
+#: The data of every ``group_*`` example, in place of its line ``GROUP EXAMPLE``.
+_GROUP_EXAMPLE: Final = """\
+>>> import numpy as np, nanops
+>>> values = np.array([1.0, 4.0, np.nan, 2.0, 5.0])
+>>> labels = np.array([0, 0, 1, 2, 0])"""
 
-def _group_doc(doc: str) -> str:
-    """``doc`` (cleaned of its indentation) with its line ``GROUP CALL``
-    replaced by :data:`_GROUP_CALL`."""
-    return inspect.cleandoc(doc).replace("GROUP CALL", _GROUP_CALL)
+#: The call of most ``group_*`` functions.
+_GROUP_SIGNATURE: Final = "values, labels, *, axis=None, num_labels=None"
+
+
+def _group_row(
+    name: str, doc: str, *, signature: str = _GROUP_SIGNATURE, general: General | None = None
+) -> Row:
+    """The row of ``name``: numbagg's call (``signature``), its primitive
+    ``_nanops.<name>`` through :func:`nanops._group.group` unless ``general``
+    says otherwise, no NumPy fallback, and ``doc`` with its lines ``GROUP
+    CALL`` and ``GROUP EXAMPLE`` filled in."""
+    text = inspect.cleandoc(doc)
+    text = text.replace("GROUP CALL", _GROUP_CALL).replace("GROUP EXAMPLE", _GROUP_EXAMPLE)
+    return Row(
+        name=name,
+        signature=signature,
+        general=general or General(_group.group, getattr(_nanops, name)),
+        fallback=UNSUPPORTED,  # NumPy has no group_* functions
+        doc=text,
+    )
 
 
 #: The rows, in the order of ``nanops.__all__``.
 ROWS: Final[tuple[Row, ...]] = (
     # --- group-by (numbagg's group_nan*) ----------------------------------
-    Row(
-        name="group_nansum",
-        signature="values, labels, *, axis=None, num_labels=None",
-        general=General(_group.group, _nanops.group_nansum),
-        fallback=UNSUPPORTED,  # NumPy has no group_nansum
-        doc=_group_doc("""
+    _group_row(
+        "group_nansum",
+        """
         Sum of the non-NaN values of each group.
 
         GROUP CALL
@@ -47,19 +65,14 @@ ROWS: Final[tuple[Row, ...]] = (
 
         Examples
         --------
-        >>> import numpy as np, nanops
-        >>> values = np.array([1.0, 4.0, np.nan, 2.0, 5.0])
-        >>> labels = np.array([0, 0, 1, 2, 0])
+        GROUP EXAMPLE
         >>> nanops.group_nansum(values, labels)
         array([10.,  0.,  2.])
-        """),
+        """,
     ),
-    Row(
-        name="group_nanprod",
-        signature="values, labels, *, axis=None, num_labels=None",
-        general=General(_group.group, _nanops.group_nanprod),
-        fallback=UNSUPPORTED,  # NumPy has no group_nanprod
-        doc=_group_doc("""
+    _group_row(
+        "group_nanprod",
+        """
         Product of the non-NaN values of each group.
 
         GROUP CALL
@@ -67,19 +80,14 @@ ROWS: Final[tuple[Row, ...]] = (
 
         Examples
         --------
-        >>> import numpy as np, nanops
-        >>> values = np.array([1.0, 4.0, np.nan, 2.0, 5.0])
-        >>> labels = np.array([0, 0, 1, 2, 0])
+        GROUP EXAMPLE
         >>> nanops.group_nanprod(values, labels)
         array([20.,  1.,  2.])
-        """),
+        """,
     ),
-    Row(
-        name="group_nanmean",
-        signature="values, labels, *, axis=None, num_labels=None",
-        general=General(_group.group, _nanops.group_nanmean),
-        fallback=UNSUPPORTED,  # NumPy has no group_nanmean
-        doc=_group_doc("""
+    _group_row(
+        "group_nanmean",
+        """
         Mean of the non-NaN values of each group.
 
         GROUP CALL
@@ -88,19 +96,14 @@ ROWS: Final[tuple[Row, ...]] = (
 
         Examples
         --------
-        >>> import numpy as np, nanops
-        >>> values = np.array([1.0, 4.0, np.nan, 2.0, 5.0])
-        >>> labels = np.array([0, 0, 1, 2, 0])
+        GROUP EXAMPLE
         >>> nanops.group_nanmean(values, labels)
         array([3.33333333,        nan, 2.        ])
-        """),
+        """,
     ),
-    Row(
-        name="group_nanvar",
-        signature="values, labels, *, axis=None, num_labels=None, ddof=1",
-        general=General(_group.group_var, _nanops.group_nanvar, False),
-        fallback=UNSUPPORTED,  # NumPy has no group_nanvar
-        doc=_group_doc("""
+    _group_row(
+        "group_nanvar",
+        """
         Variance of the non-NaN values of each group.
 
         GROUP CALL
@@ -110,19 +113,16 @@ ROWS: Final[tuple[Row, ...]] = (
 
         Examples
         --------
-        >>> import numpy as np, nanops
-        >>> values = np.array([1.0, 4.0, np.nan, 2.0, 5.0])
-        >>> labels = np.array([0, 0, 1, 2, 0])
+        GROUP EXAMPLE
         >>> nanops.group_nanvar(values, labels)
         array([4.33333333,        nan,        nan])
-        """),
-    ),
-    Row(
-        name="group_nanstd",
+        """,
         signature="values, labels, *, axis=None, num_labels=None, ddof=1",
-        general=General(_group.group_var, _nanops.group_nanvar, True),
-        fallback=UNSUPPORTED,  # NumPy has no group_nanstd
-        doc=_group_doc("""
+        general=General(_group.group_var, _nanops.group_nanvar, False),
+    ),
+    _group_row(
+        "group_nanstd",
+        """
         Standard deviation of the non-NaN values of each group.
 
         GROUP CALL
@@ -130,19 +130,16 @@ ROWS: Final[tuple[Row, ...]] = (
 
         Examples
         --------
-        >>> import numpy as np, nanops
-        >>> values = np.array([1.0, 4.0, np.nan, 2.0, 5.0])
-        >>> labels = np.array([0, 0, 1, 2, 0])
+        GROUP EXAMPLE
         >>> nanops.group_nanstd(values, labels, ddof=0)
         array([1.69967317,        nan, 0.        ])
-        """),
+        """,
+        signature="values, labels, *, axis=None, num_labels=None, ddof=1",
+        general=General(_group.group_var, _nanops.group_nanvar, True),
     ),
-    Row(
-        name="group_nanmin",
-        signature="values, labels, *, axis=None, num_labels=None",
-        general=General(_group.group, _nanops.group_nanmin),
-        fallback=UNSUPPORTED,  # NumPy has no group_nanmin
-        doc=_group_doc("""
+    _group_row(
+        "group_nanmin",
+        """
         Minimum of the non-NaN values of each group.
 
         GROUP CALL
@@ -151,19 +148,14 @@ ROWS: Final[tuple[Row, ...]] = (
 
         Examples
         --------
-        >>> import numpy as np, nanops
-        >>> values = np.array([1.0, 4.0, np.nan, 2.0, 5.0])
-        >>> labels = np.array([0, 0, 1, 2, 0])
+        GROUP EXAMPLE
         >>> nanops.group_nanmin(values, labels)
         array([ 1., nan,  2.])
-        """),
+        """,
     ),
-    Row(
-        name="group_nanmax",
-        signature="values, labels, *, axis=None, num_labels=None",
-        general=General(_group.group, _nanops.group_nanmax),
-        fallback=UNSUPPORTED,  # NumPy has no group_nanmax
-        doc=_group_doc("""
+    _group_row(
+        "group_nanmax",
+        """
         Maximum of the non-NaN values of each group.
 
         GROUP CALL
@@ -171,19 +163,14 @@ ROWS: Final[tuple[Row, ...]] = (
 
         Examples
         --------
-        >>> import numpy as np, nanops
-        >>> values = np.array([1.0, 4.0, np.nan, 2.0, 5.0])
-        >>> labels = np.array([0, 0, 1, 2, 0])
+        GROUP EXAMPLE
         >>> nanops.group_nanmax(values, labels)
         array([ 5., nan,  2.])
-        """),
+        """,
     ),
-    Row(
-        name="group_nanargmin",
-        signature="values, labels, *, axis=None, num_labels=None",
-        general=General(_group.group, _nanops.group_nanargmin),
-        fallback=UNSUPPORTED,  # NumPy has no group_nanargmin
-        doc=_group_doc("""
+    _group_row(
+        "group_nanargmin",
+        """
         Position of the first minimum of each group.
 
         GROUP CALL
@@ -192,19 +179,14 @@ ROWS: Final[tuple[Row, ...]] = (
 
         Examples
         --------
-        >>> import numpy as np, nanops
-        >>> values = np.array([1.0, 4.0, np.nan, 2.0, 5.0])
-        >>> labels = np.array([0, 0, 1, 2, 0])
+        GROUP EXAMPLE
         >>> nanops.group_nanargmin(values, labels)
         array([ 0., nan,  3.])
-        """),
+        """,
     ),
-    Row(
-        name="group_nanargmax",
-        signature="values, labels, *, axis=None, num_labels=None",
-        general=General(_group.group, _nanops.group_nanargmax),
-        fallback=UNSUPPORTED,  # NumPy has no group_nanargmax
-        doc=_group_doc("""
+    _group_row(
+        "group_nanargmax",
+        """
         Position of the first maximum of each group.
 
         GROUP CALL
@@ -213,19 +195,14 @@ ROWS: Final[tuple[Row, ...]] = (
 
         Examples
         --------
-        >>> import numpy as np, nanops
-        >>> values = np.array([1.0, 4.0, np.nan, 2.0, 5.0])
-        >>> labels = np.array([0, 0, 1, 2, 0])
+        GROUP EXAMPLE
         >>> nanops.group_nanargmax(values, labels)
         array([ 4., nan,  3.])
-        """),
+        """,
     ),
-    Row(
-        name="group_nancount",
-        signature="values, labels, *, axis=None, num_labels=None",
-        general=General(_group.group, _nanops.group_nancount),
-        fallback=UNSUPPORTED,  # NumPy has no group_nancount
-        doc=_group_doc("""
+    _group_row(
+        "group_nancount",
+        """
         Number of non-NaN values of each group.
 
         GROUP CALL
@@ -233,19 +210,14 @@ ROWS: Final[tuple[Row, ...]] = (
 
         Examples
         --------
-        >>> import numpy as np, nanops
-        >>> values = np.array([1.0, 4.0, np.nan, 2.0, 5.0])
-        >>> labels = np.array([0, 0, 1, 2, 0])
+        GROUP EXAMPLE
         >>> nanops.group_nancount(values, labels)
         array([3, 0, 1])
-        """),
+        """,
     ),
-    Row(
-        name="group_nanfirst",
-        signature="values, labels, *, axis=None, num_labels=None",
-        general=General(_group.group, _nanops.group_nanfirst),
-        fallback=UNSUPPORTED,  # NumPy has no group_nanfirst
-        doc=_group_doc("""
+    _group_row(
+        "group_nanfirst",
+        """
         First non-NaN value of each group (C order over the grouped axes).
 
         GROUP CALL
@@ -253,19 +225,14 @@ ROWS: Final[tuple[Row, ...]] = (
 
         Examples
         --------
-        >>> import numpy as np, nanops
-        >>> values = np.array([1.0, 4.0, np.nan, 2.0, 5.0])
-        >>> labels = np.array([0, 0, 1, 2, 0])
+        GROUP EXAMPLE
         >>> nanops.group_nanfirst(values, labels)
         array([ 1., nan,  2.])
-        """),
+        """,
     ),
-    Row(
-        name="group_nanlast",
-        signature="values, labels, *, axis=None, num_labels=None",
-        general=General(_group.group, _nanops.group_nanlast),
-        fallback=UNSUPPORTED,  # NumPy has no group_nanlast
-        doc=_group_doc("""
+    _group_row(
+        "group_nanlast",
+        """
         Last non-NaN value of each group (C order over the grouped axes).
 
         GROUP CALL
@@ -273,19 +240,14 @@ ROWS: Final[tuple[Row, ...]] = (
 
         Examples
         --------
-        >>> import numpy as np, nanops
-        >>> values = np.array([1.0, 4.0, np.nan, 2.0, 5.0])
-        >>> labels = np.array([0, 0, 1, 2, 0])
+        GROUP EXAMPLE
         >>> nanops.group_nanlast(values, labels)
         array([ 5., nan,  2.])
-        """),
+        """,
     ),
-    Row(
-        name="group_nanany",
-        signature="values, labels, *, axis=None, num_labels=None",
-        general=General(_group.group, _nanops.group_nanany),
-        fallback=UNSUPPORTED,  # NumPy has no group_nanany
-        doc=_group_doc("""
+    _group_row(
+        "group_nanany",
+        """
         Whether any non-NaN value of each group is nonzero.
 
         GROUP CALL
@@ -294,19 +256,14 @@ ROWS: Final[tuple[Row, ...]] = (
 
         Examples
         --------
-        >>> import numpy as np, nanops
-        >>> values = np.array([1.0, 4.0, np.nan, 2.0, 5.0])
-        >>> labels = np.array([0, 0, 1, 2, 0])
+        GROUP EXAMPLE
         >>> nanops.group_nanany(values, labels)
         array([ True, False,  True])
-        """),
+        """,
     ),
-    Row(
-        name="group_nanall",
-        signature="values, labels, *, axis=None, num_labels=None",
-        general=General(_group.group, _nanops.group_nanall),
-        fallback=UNSUPPORTED,  # NumPy has no group_nanall
-        doc=_group_doc("""
+    _group_row(
+        "group_nanall",
+        """
         Whether every non-NaN value of each group is nonzero.
 
         GROUP CALL
@@ -318,14 +275,11 @@ ROWS: Final[tuple[Row, ...]] = (
         >>> import numpy as np, nanops
         >>> nanops.group_nanall(np.array([1.0, 0.0, np.nan]), np.array([0, 0, 1]))
         array([False,  True])
-        """),
+        """,
     ),
-    Row(
-        name="group_nansum_of_squares",
-        signature="values, labels, *, axis=None, num_labels=None",
-        general=General(_group.group, _nanops.group_nansum_of_squares),
-        fallback=UNSUPPORTED,  # NumPy has no group_nansum_of_squares
-        doc=_group_doc("""
+    _group_row(
+        "group_nansum_of_squares",
+        """
         Sum of the squares of the non-NaN values of each group.
 
         GROUP CALL
@@ -333,19 +287,14 @@ ROWS: Final[tuple[Row, ...]] = (
 
         Examples
         --------
-        >>> import numpy as np, nanops
-        >>> values = np.array([1.0, 4.0, np.nan, 2.0, 5.0])
-        >>> labels = np.array([0, 0, 1, 2, 0])
+        GROUP EXAMPLE
         >>> nanops.group_nansum_of_squares(values, labels)
         array([42.,  0.,  4.])
-        """),
+        """,
     ),
-    Row(
-        name="group_nanskew",
-        signature="values, labels, *, axis=None, num_labels=None, bias=True",
-        general=General(_group.group, _nanops.group_nanskew),
-        fallback=UNSUPPORTED,  # NumPy has no group_nanskew
-        doc=_group_doc("""
+    _group_row(
+        "group_nanskew",
+        """
         Skewness of the non-NaN values of each group (:func:`nanskew`).
 
         GROUP CALL
@@ -357,14 +306,12 @@ ROWS: Final[tuple[Row, ...]] = (
         >>> import numpy as np, nanops
         >>> nanops.group_nanskew(np.array([1.0, 2.0, 10.0, 3.0]), np.array([0, 0, 0, 1]))
         array([0.67455548,        nan])
-        """),
+        """,
+        signature="values, labels, *, axis=None, num_labels=None, bias=True",
     ),
-    Row(
-        name="group_nankurt",
-        signature="values, labels, *, axis=None, num_labels=None, bias=True, fisher=True",
-        general=General(_group.group, _nanops.group_nankurt),
-        fallback=UNSUPPORTED,  # NumPy has no group_nankurt
-        doc=_group_doc("""
+    _group_row(
+        "group_nankurt",
+        """
         Kurtosis of the non-NaN values of each group (:func:`nankurt`).
 
         GROUP CALL
@@ -376,14 +323,12 @@ ROWS: Final[tuple[Row, ...]] = (
         >>> import numpy as np, nanops
         >>> nanops.group_nankurt(np.array([1.0, 2.0, 3.0, 4.0]), np.array([0, 0, 0, 0]))
         array([-1.36])
-        """),
+        """,
+        signature="values, labels, *, axis=None, num_labels=None, bias=True, fisher=True",
     ),
-    Row(
-        name="group_nanmedian",
-        signature="values, labels, *, axis=None, num_labels=None",
-        general=General(_group.group, _nanops.group_nanmedian),
-        fallback=UNSUPPORTED,  # NumPy has no group_nanmedian
-        doc=_group_doc("""
+    _group_row(
+        "group_nanmedian",
+        """
         Median of the non-NaN values of each group.
 
         GROUP CALL
@@ -394,21 +339,14 @@ ROWS: Final[tuple[Row, ...]] = (
 
         Examples
         --------
-        >>> import numpy as np, nanops
-        >>> values = np.array([1.0, 4.0, np.nan, 2.0, 5.0])
-        >>> labels = np.array([0, 0, 1, 2, 0])
+        GROUP EXAMPLE
         >>> nanops.group_nanmedian(values, labels)
         array([ 4., nan,  2.])
-        """),
+        """,
     ),
-    Row(
-        name="group_nanquantile",
-        signature=(
-            "values, labels, q, *, axis=None, num_labels=None, method='linear', weights=None"
-        ),
-        general=General(_group.group_quantile, _nanops.group_nanquantile),
-        fallback=UNSUPPORTED,  # NumPy has no group_nanquantile
-        doc=_group_doc("""
+    _group_row(
+        "group_nanquantile",
+        """
         Quantiles of the non-NaN values of each group.
 
         GROUP CALL
@@ -422,12 +360,14 @@ ROWS: Final[tuple[Row, ...]] = (
 
         Examples
         --------
-        >>> import numpy as np, nanops
-        >>> values = np.array([1.0, 4.0, np.nan, 2.0, 5.0])
-        >>> labels = np.array([0, 0, 1, 2, 0])
+        GROUP EXAMPLE
         >>> nanops.group_nanquantile(values, labels, [0.5, 1.0])
         array([[ 4., nan,  2.],
                [ 5., nan,  2.]])
-        """),
+        """,
+        signature=(
+            "values, labels, q, *, axis=None, num_labels=None, method='linear', weights=None"
+        ),
+        general=General(_group.group_quantile, _nanops.group_nanquantile),
     ),
 )

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import inspect
 from typing import Final
 
 from .. import _moving, _nanops
@@ -12,26 +13,48 @@ from .._generate import General, Row, UNSUPPORTED
 __all__ = ["ROWS"]
 
 
+#: What every ``move_*`` window means, put into each docstring in place of
+#: its line ``WINDOW RULES`` (:func:`_moving_row`).
+_WINDOW_RULES: Final = """\
+over the last ``window`` values along ``axis`` (fewer at the start),
+NaN skipped; NaN where fewer than ``min_count`` values are not NaN
+(``None``: the whole window).  Any ndim, axis and layout; float32
+stays float32, float16 float16, integers and bool give float64
+(computed in float64, rounded once).  ``ValueError`` for a window
+outside ``1..a.shape[axis]`` or a ``min_count`` outside
+``1..window``, bottleneck's messages."""
+
+#: bottleneck's call of most ``move_*`` functions.
+_MOVING_SIGNATURE: Final = "a, window, min_count=None, axis=-1"
+
+
+def _moving_row(
+    name: str, doc: str, *, signature: str = _MOVING_SIGNATURE, general: General | None = None
+) -> Row:
+    """The row of ``name``: bottleneck's call (``signature``), its primitive
+    ``_nanops.<name>`` through :func:`nanops._moving.moving` unless
+    ``general`` says otherwise, no NumPy fallback, and ``doc`` with its line
+    ``WINDOW RULES`` filled in."""
+    return Row(
+        name=name,
+        signature=signature,
+        general=general or General(_moving.moving, getattr(_nanops, name)),
+        fallback=UNSUPPORTED,  # NumPy has no move_* functions
+        doc=inspect.cleandoc(doc).replace("WINDOW RULES", _WINDOW_RULES),
+    )
+
+
 #: The rows, in the order of ``nanops.__all__``.
 ROWS: Final[tuple[Row, ...]] = (
     # --- moving windows (not in NumPy) ---------------------------------------
-    Row(
-        name="move_sum",
-        signature="a, window, min_count=None, axis=-1",
-        general=General(_moving.moving, _nanops.move_sum),
-        fallback=UNSUPPORTED,  # NumPy has no move_sum
-        doc="""
+    _moving_row(
+        "move_sum",
+        """
         Moving-window sum along an axis, ignoring NaN.
 
         Bottleneck's ``move_sum`` call (positional or keyword), pandas'
         ``rolling(window, min_periods=min_count).sum()``: at each position,
-        over the last ``window`` values along ``axis`` (fewer at the start),
-        NaN skipped; NaN where fewer than ``min_count`` values are not NaN
-        (``None``: the whole window).  Any ndim, axis and layout; float32
-        stays float32, float16 float16, integers and bool give float64
-        (computed in float64, rounded once).  ``ValueError`` for a window
-        outside ``1..a.shape[axis]`` or a ``min_count`` outside
-        ``1..window``, bottleneck's messages.
+        WINDOW RULES
         Running sums are compensated and rebuilt from the window every
         ``max(2 * window, 1024)`` positions, so they do not drift; an infinity
         leaving the window leaves no NaN behind.
@@ -43,23 +66,14 @@ ROWS: Final[tuple[Row, ...]] = (
         array([1., 3., 2., 4.])
         """,
     ),
-    Row(
-        name="move_mean",
-        signature="a, window, min_count=None, axis=-1",
-        general=General(_moving.moving, _nanops.move_mean),
-        fallback=UNSUPPORTED,  # NumPy has no move_mean
-        doc="""
+    _moving_row(
+        "move_mean",
+        """
         Moving-window mean along an axis, ignoring NaN.
 
         Bottleneck's ``move_mean`` call (positional or keyword), pandas'
         ``rolling(window, min_periods=min_count).mean()``: at each position,
-        over the last ``window`` values along ``axis`` (fewer at the start),
-        NaN skipped; NaN where fewer than ``min_count`` values are not NaN
-        (``None``: the whole window).  Any ndim, axis and layout; float32
-        stays float32, float16 float16, integers and bool give float64
-        (computed in float64, rounded once).  ``ValueError`` for a window
-        outside ``1..a.shape[axis]`` or a ``min_count`` outside
-        ``1..window``, bottleneck's messages.
+        WINDOW RULES
 
         Examples
         --------
@@ -68,23 +82,14 @@ ROWS: Final[tuple[Row, ...]] = (
         array([nan, 1.5, nan, nan])
         """,
     ),
-    Row(
-        name="move_var",
-        signature="a, window, min_count=None, axis=-1, ddof=0",
-        general=General(_moving.moving_ddof, _nanops.move_var),
-        fallback=UNSUPPORTED,  # NumPy has no move_var
-        doc="""
+    _moving_row(
+        "move_var",
+        """
         Moving-window variance along an axis, ignoring NaN.
 
         Bottleneck's ``move_var`` call (positional or keyword), pandas'
         ``rolling(window, min_periods=min_count).var()``: at each position,
-        over the last ``window`` values along ``axis`` (fewer at the start),
-        NaN skipped; NaN where fewer than ``min_count`` values are not NaN
-        (``None``: the whole window).  Any ndim, axis and layout; float32
-        stays float32, float16 float16, integers and bool give float64
-        (computed in float64, rounded once).  ``ValueError`` for a window
-        outside ``1..a.shape[axis]`` or a ``min_count`` outside
-        ``1..window``, bottleneck's messages.
+        WINDOW RULES
         ``ddof`` as NumPy's (bottleneck's default 0; pandas' is 1).  NaN
         where ``count - ddof <= 0`` (bottleneck gives inf at ``count ==
         ddof``) or where the window holds an infinity.
@@ -95,24 +100,17 @@ ROWS: Final[tuple[Row, ...]] = (
         >>> nanops.move_var(np.array([1.0, 3.0, 5.0]), 2)
         array([nan,  1.,  1.])
         """,
-    ),
-    Row(
-        name="move_std",
         signature="a, window, min_count=None, axis=-1, ddof=0",
-        general=General(_moving.moving_ddof, _nanops.move_std),
-        fallback=UNSUPPORTED,  # NumPy has no move_std
-        doc="""
+        general=General(_moving.moving_ddof, _nanops.move_var),
+    ),
+    _moving_row(
+        "move_std",
+        """
         Moving-window standard deviation along an axis, ignoring NaN.
 
         Bottleneck's ``move_std`` call (positional or keyword), pandas'
         ``rolling(window, min_periods=min_count).std()``: at each position,
-        over the last ``window`` values along ``axis`` (fewer at the start),
-        NaN skipped; NaN where fewer than ``min_count`` values are not NaN
-        (``None``: the whole window).  Any ndim, axis and layout; float32
-        stays float32, float16 float16, integers and bool give float64
-        (computed in float64, rounded once).  ``ValueError`` for a window
-        outside ``1..a.shape[axis]`` or a ``min_count`` outside
-        ``1..window``, bottleneck's messages.
+        WINDOW RULES
         The square root of :func:`move_var`.
 
         Examples
@@ -121,24 +119,17 @@ ROWS: Final[tuple[Row, ...]] = (
         >>> nanops.move_std(np.array([1.0, 3.0, 5.0]), 2)
         array([nan,  1.,  1.])
         """,
+        signature="a, window, min_count=None, axis=-1, ddof=0",
+        general=General(_moving.moving_ddof, _nanops.move_std),
     ),
-    Row(
-        name="move_min",
-        signature="a, window, min_count=None, axis=-1",
-        general=General(_moving.moving, _nanops.move_min),
-        fallback=UNSUPPORTED,  # NumPy has no move_min
-        doc="""
+    _moving_row(
+        "move_min",
+        """
         Moving-window minimum along an axis, ignoring NaN.
 
         Bottleneck's ``move_min`` call (positional or keyword), pandas'
         ``rolling(window, min_periods=min_count).min()``: at each position,
-        over the last ``window`` values along ``axis`` (fewer at the start),
-        NaN skipped; NaN where fewer than ``min_count`` values are not NaN
-        (``None``: the whole window).  Any ndim, axis and layout; float32
-        stays float32, float16 float16, integers and bool give float64
-        (computed in float64, rounded once).  ``ValueError`` for a window
-        outside ``1..a.shape[axis]`` or a ``min_count`` outside
-        ``1..window``, bottleneck's messages.
+        WINDOW RULES
         Amortised O(1) per step (a monotonic deque).
 
         Examples
@@ -148,23 +139,14 @@ ROWS: Final[tuple[Row, ...]] = (
         array([3., 1., 1., 2.])
         """,
     ),
-    Row(
-        name="move_max",
-        signature="a, window, min_count=None, axis=-1",
-        general=General(_moving.moving, _nanops.move_max),
-        fallback=UNSUPPORTED,  # NumPy has no move_max
-        doc="""
+    _moving_row(
+        "move_max",
+        """
         Moving-window maximum along an axis, ignoring NaN.
 
         Bottleneck's ``move_max`` call (positional or keyword), pandas'
         ``rolling(window, min_periods=min_count).max()``: at each position,
-        over the last ``window`` values along ``axis`` (fewer at the start),
-        NaN skipped; NaN where fewer than ``min_count`` values are not NaN
-        (``None``: the whole window).  Any ndim, axis and layout; float32
-        stays float32, float16 float16, integers and bool give float64
-        (computed in float64, rounded once).  ``ValueError`` for a window
-        outside ``1..a.shape[axis]`` or a ``min_count`` outside
-        ``1..window``, bottleneck's messages.
+        WINDOW RULES
         Amortised O(1) per step (a monotonic deque).
 
         Examples
@@ -174,23 +156,14 @@ ROWS: Final[tuple[Row, ...]] = (
         array([3., 3., 1., 2.])
         """,
     ),
-    Row(
-        name="move_argmin",
-        signature="a, window, min_count=None, axis=-1",
-        general=General(_moving.moving, _nanops.move_argmin),
-        fallback=UNSUPPORTED,  # NumPy has no move_argmin
-        doc="""
+    _moving_row(
+        "move_argmin",
+        """
         Moving-window position of the minimum, ignoring NaN.
 
         Bottleneck's ``move_argmin`` call (positional or keyword), pandas'
         ``rolling(window, min_periods=min_count).apply(np.argmin)()``: at each position,
-        over the last ``window`` values along ``axis`` (fewer at the start),
-        NaN skipped; NaN where fewer than ``min_count`` values are not NaN
-        (``None``: the whole window).  Any ndim, axis and layout; float32
-        stays float32, float16 float16, integers and bool give float64
-        (computed in float64, rounded once).  ``ValueError`` for a window
-        outside ``1..a.shape[axis]`` or a ``min_count`` outside
-        ``1..window``, bottleneck's messages.
+        WINDOW RULES
         Counted as bottleneck counts it: back from the window's last
         position (0 is the newest value, ``window - 1`` the oldest); of equal
         minima the newest.  A float array (NaN where there are too few
@@ -203,23 +176,14 @@ ROWS: Final[tuple[Row, ...]] = (
         array([nan, nan,  0.,  1.])
         """,
     ),
-    Row(
-        name="move_argmax",
-        signature="a, window, min_count=None, axis=-1",
-        general=General(_moving.moving, _nanops.move_argmax),
-        fallback=UNSUPPORTED,  # NumPy has no move_argmax
-        doc="""
+    _moving_row(
+        "move_argmax",
+        """
         Moving-window position of the maximum, ignoring NaN.
 
         Bottleneck's ``move_argmax`` call (positional or keyword), pandas'
         ``rolling(window, min_periods=min_count).apply(np.argmax)()``: at each position,
-        over the last ``window`` values along ``axis`` (fewer at the start),
-        NaN skipped; NaN where fewer than ``min_count`` values are not NaN
-        (``None``: the whole window).  Any ndim, axis and layout; float32
-        stays float32, float16 float16, integers and bool give float64
-        (computed in float64, rounded once).  ``ValueError`` for a window
-        outside ``1..a.shape[axis]`` or a ``min_count`` outside
-        ``1..window``, bottleneck's messages.
+        WINDOW RULES
         Counted as :func:`move_argmin`'s.
 
         Examples
@@ -229,23 +193,14 @@ ROWS: Final[tuple[Row, ...]] = (
         array([nan, nan,  0.,  1.])
         """,
     ),
-    Row(
-        name="move_count",
-        signature="a, window, min_count=None, axis=-1",
-        general=General(_moving.moving, _nanops.move_count),
-        fallback=UNSUPPORTED,  # NumPy has no move_count
-        doc="""
+    _moving_row(
+        "move_count",
+        """
         Moving-window count of the non-NaN values along an axis.
 
         Bottleneck's call of its ``move_*`` functions (positional or keyword;
         bottleneck has no ``move_count``): at each position,
-        over the last ``window`` values along ``axis`` (fewer at the start),
-        NaN skipped; NaN where fewer than ``min_count`` values are not NaN
-        (``None``: the whole window).  Any ndim, axis and layout; float32
-        stays float32, float16 float16, integers and bool give float64
-        (computed in float64, rounded once).  ``ValueError`` for a window
-        outside ``1..a.shape[axis]`` or a ``min_count`` outside
-        ``1..window``, bottleneck's messages.
+        WINDOW RULES
         pandas' ``rolling(window, min_periods=min_count).count()`` differs: it
         gives NaN only where the window has fewer than ``min_periods``
         positions (0 for an all-NaN window).
@@ -257,12 +212,9 @@ ROWS: Final[tuple[Row, ...]] = (
         array([1., 1., 1.])
         """,
     ),
-    Row(
-        name="move_median",
-        signature="a, window, min_count=None, axis=-1",
-        general=General(_moving.moving, _nanops.move_median),
-        fallback=UNSUPPORTED,  # NumPy has no move_median
-        doc="""
+    _moving_row(
+        "move_median",
+        """
         Moving-window median along an axis, ignoring NaN.
 
         Bottleneck's ``move_median`` call (positional or keyword), pandas'
@@ -283,12 +235,9 @@ ROWS: Final[tuple[Row, ...]] = (
         array([1. , 5. , 5. , 6.5, 3. ])
         """,
     ),
-    Row(
-        name="move_quantile",
-        signature="a, window, q, min_count=None, axis=-1, method='linear'",
-        general=General(_moving.moving_quantile),
-        fallback=UNSUPPORTED,  # NumPy has no move_quantile
-        doc="""
+    _moving_row(
+        "move_quantile",
+        """
         Moving-window quantile along an axis, ignoring NaN, any of NumPy's
         13 methods.
 
@@ -314,13 +263,12 @@ ROWS: Final[tuple[Row, ...]] = (
         array([[nan,  1.,  2.],
                [nan,  2.,  4.]])
         """,
+        signature="a, window, q, min_count=None, axis=-1, method='linear'",
+        general=General(_moving.moving_quantile),
     ),
-    Row(
-        name="move_rank",
-        signature="a, window, min_count=None, axis=-1",
-        general=General(_moving.moving, _nanops.move_rank),
-        fallback=UNSUPPORTED,  # NumPy has no move_rank
-        doc="""
+    _moving_row(
+        "move_rank",
+        """
         Moving-window rank of each value among the window's non-NaN values.
 
         Bottleneck's ``move_rank`` call and definition: with ``less`` values
