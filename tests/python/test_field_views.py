@@ -81,3 +81,11 @@ def test_weights_that_are_a_field_view() -> None:
     got = nanops.nanquantile(a, [0.2, 0.5], weights=records["w"], method="inverted_cdf")
     want = nanops.nanquantile(a, [0.2, 0.5], weights=records["w"].copy(), method="inverted_cdf")
     np.testing.assert_array_equal(got, want)
+
+
+def test_real_dtypes_align_to_their_item_size() -> None:
+    # why only complex views are checked on the general path
+    # (``nanops._args.kernel_input``): an aligned real array's strides are
+    # whole elements
+    for dtype in ["?", "i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8", "f2", "f4", "f8"]:
+        assert np.dtype(dtype).alignment == np.dtype(dtype).itemsize
