@@ -21,7 +21,7 @@ use super::statistic::OrderStatistic;
 use crate::element::{QuantileElement, SelectFloat, SelectSealed};
 use crate::error::{ensure_memory, Error, Result};
 use crate::layout::{Plan, Walker};
-use crate::par::{map_chunks_mut, SendPtr, MIN_TASK};
+use crate::par::{map_chunks_mut, HandOff, SendPtr, MIN_TASK};
 use crate::simd::compress::COPY_SLACK;
 use crate::statistic::Report;
 use ndarray::{ArrayD, ArrayViewD, IxDyn};
@@ -390,7 +390,9 @@ where
         let per_task = (MIN_TASK / lane.max(1))
             .clamp(1, n_out.div_ceil(8).max(1))
             .next_multiple_of(group);
-        map_chunks_mut(&mut results, per_task * nq, |t, chunk| {
+        // selection costs microseconds per value: a call with tasks is
+        // milliseconds long, so the pool takes them all (`HandOff::Pool`)
+        map_chunks_mut(HandOff::Pool, &mut results, per_task * nq, |t, chunk| {
             run(t * per_task, chunk)
         })
         .into_iter()

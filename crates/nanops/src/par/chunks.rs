@@ -1,16 +1,18 @@
 //! Tasks that each fill their own chunk of one output buffer.
 
 use super::send_ptr::SendPtr;
-use super::tasks::map_tasks;
+use super::tasks::{map_tasks_by, HandOff};
 
 /// `f(t, chunk)` for the chunks of `chunk_len` values of `out` (the last one
-/// may be shorter), run as tasks by [`map_tasks`]; the results in chunk order.
+/// may be shorter), run as tasks by [`map_tasks_by`] with `hand_off`; the
+/// results in chunk order.
 ///
 /// ```text
 /// out = [a b c | d e f | g]     chunk_len = 3
 /// f(0, [a b c]), f(1, [d e f]), f(2, [g])
 /// ```
 pub(crate) fn map_chunks_mut<T, R>(
+    hand_off: HandOff,
     out: &mut [T],
     chunk_len: usize,
     f: impl Fn(usize, &mut [T]) -> R + Sync,
@@ -22,7 +24,7 @@ where
     let len = out.len();
     let chunk_len = chunk_len.max(1);
     let base = SendPtr(out.as_mut_ptr().cast_const());
-    map_tasks(len.div_ceil(chunk_len), |t| {
+    map_tasks_by(hand_off, len.div_ceil(chunk_len), |t| {
         let start = t * chunk_len;
         let n = chunk_len.min(len - start);
         // SAFETY: task `t` is the only one to touch `start..start + n`, a
@@ -36,12 +38,13 @@ where
 #[cfg(test)]
 mod tests {
     use super::map_chunks_mut;
+    use crate::par::HandOff;
 
     #[test]
     fn every_chunk_is_filled_once_in_order() {
         for (len, chunk) in [(0, 3), (1, 3), (7, 3), (9, 3), (1000, 7), (5, 100)] {
             let mut out = vec![0usize; len];
-            let firsts = map_chunks_mut(&mut out, chunk, |t, c| {
+            let firsts = map_chunks_mut(HandOff::Pool, &mut out, chunk, |t, c| {
                 for (i, v) in c.iter_mut().enumerate() {
                     *v = t * chunk + i;
                 }

@@ -4,7 +4,9 @@
 //! the shape only, and runs them through [`map_tasks`]: the calling thread
 //! and up to `rayon::current_num_threads() − 1` pool workers claim the tasks,
 //! results come back in task order, so one thread or many give the same bits.
-//! Work below [`MIN_TASK`] values stays on the calling thread.
+//! Work below [`MIN_TASK`] values stays on the calling thread. Calls of
+//! milliseconds per task ([`HandOff::Pool`], the order statistics) hand
+//! every task to the pool instead (see `tasks`).
 
 mod chunks;
 mod send_ptr;
@@ -12,4 +14,4 @@ mod tasks;
 
 pub(crate) use chunks::map_chunks_mut;
 pub(crate) use send_ptr::SendPtr;
-pub(crate) use tasks::{map_tasks, MIN_TASK};
+pub(crate) use tasks::{map_tasks, HandOff, MIN_TASK};
