@@ -8,10 +8,12 @@
 
 mod arg;
 mod functions;
+mod partial;
 mod stat_types;
 mod statistic;
 
 pub use functions::*;
+pub use partial::{finish_states, merge_states, partial_states};
 pub use statistic::report;
 
 /// The statistics [`report`] computes: one type per function.

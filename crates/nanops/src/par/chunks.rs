@@ -38,7 +38,7 @@ where
 #[cfg(test)]
 mod tests {
     use super::map_chunks_mut;
-    use crate::par::HandOff;
+    use crate::par::tasks::HandOff;
 
     #[test]
     fn every_chunk_is_filled_once_in_order() {

@@ -1,7 +1,7 @@
 //! `nancount`: the number of non-NaN values.
 
-use super::driver::statistics;
 use super::reducer::{fold_lanes, Reducer, LANES};
+use super::register::statistics;
 use crate::element::Element;
 use crate::states::Count;
 

@@ -318,23 +318,3 @@ pub(crate) fn compute<E: Element, R: Reducer<E>>(
     }
     Ok(report)
 }
-
-/// Makes the public reductions `$t…` (each a [`Reducer`]) statistics
-/// ([`Statistic`](crate::statistic::Statistic)) that
-/// `nanops::report` computes.
-macro_rules! statistics {
-    ($($t:ty),*) => {$(
-        impl $crate::statistic::sealed::Sealed for $t {}
-        impl<E: $crate::element::Element> $crate::statistic::Statistic<E> for $t {
-            type Output = <$t as $crate::reduce::reducer::Reducer<E>>::Output;
-            fn compute(
-                &self,
-                view: &ndarray::ArrayViewD<'_, E>,
-                axes: &$crate::options::Axes,
-            ) -> $crate::error::Result<$crate::statistic::Report<Self::Output>> {
-                $crate::reduce::driver::compute(self, view, axes)
-            }
-        }
-    )*};
-}
-pub(crate) use statistics;

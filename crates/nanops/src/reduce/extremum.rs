@@ -1,7 +1,7 @@
 //! Minimum and maximum kernels.
 
-use super::driver::statistics;
 use super::reducer::{first_valid, fold_tree, Reducer, LANES};
+use super::register::statistics;
 use crate::element::Element;
 use crate::simd::prefetch::prefetch_ahead;
 use crate::states::{beats, Extremum, State};

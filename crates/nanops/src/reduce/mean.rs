@@ -1,7 +1,7 @@
 //! `nanmean`: the sum kernels, with the count, into a [`Mean`].
 
-use super::driver::statistics;
 use super::reducer::Reducer;
+use super::register::statistics;
 use super::sum::{column_sums, short_sum, sum_into};
 use crate::element::Element;
 use crate::states::{Mean, State, Sum};

@@ -19,13 +19,16 @@ mod driver;
 mod extremum;
 mod mean;
 mod moments;
+mod partial;
 mod prod;
 mod reducer;
+mod register;
 mod sum;
 mod walk;
 
 pub(crate) use arg::{arg_slice, ArgReducer};
 pub(crate) use driver::reduce;
+pub use partial::PartialStatistic;
 pub(crate) use reducer::Reducer;
 // The public statistics (`NanSum`, …, `NanVar`): each kernel file's `pub`
 // types, whatever it adds.

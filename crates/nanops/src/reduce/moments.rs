@@ -12,8 +12,8 @@
 //! of their means at the magnitude of the data (at an offset of 1e8 that
 //! rounding cost six digits of the variance).
 
-use super::driver::statistics;
 use super::reducer::{fold_tree, Reducer, BLOCK, LANES, ROW_BLOCK};
+use super::register::statistics;
 use super::sum::{block_sum, column_sums, short_sum};
 use crate::element::{Accumulator, Element, FloatAcc};
 use crate::options::Ddof;

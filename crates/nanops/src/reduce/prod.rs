@@ -8,8 +8,8 @@
 //! (zeros, infinities, tiny or huge values) splits every factor into
 //! mantissa and exponent ([`Factor::split`]), zeros and infinities apart.
 
-use super::driver::statistics;
 use super::reducer::{Reducer, LANES};
+use super::register::statistics;
 use crate::element::{Accumulator, Element, Factor};
 use crate::states::{Product, State};
 

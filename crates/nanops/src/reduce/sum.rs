@@ -2,8 +2,8 @@
 //! compensated [`Sum`]; the short-lane and column variants the other
 //! reductions reuse.
 
-use super::driver::statistics;
 use super::reducer::{fold_lanes, fold_tree, Reducer, BLOCK, LANES};
+use super::register::statistics;
 use crate::element::{Accumulator, Element};
 use crate::simd::prefetch::prefetch_ahead;
 use crate::states::{State, Sum};
