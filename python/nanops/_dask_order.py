@@ -348,7 +348,8 @@ def quantile_graph(a: Any, axes: tuple[int, ...], keepdims: bool, plan: dict[str
             out_idx, shape = kidx, block_shape
         layer2[(out_name, *lead, *out_idx)] = (
             _assemble, [(finish_name, *kidx, g) for g in range(len(groups))], plan, shape)
-    graph2 = HighLevelGraph.from_collections(out_name, layer2, dependencies=[again, barrier])
+    graph2 = HighLevelGraph.from_collections(
+        out_name, layer2, dependencies=[again, barrier])  # type: ignore[list-item]
     if keepdims:
         chunks = tuple(((1,) if i in axes else a.chunks[i]) for i in range(a.ndim))
     else:
