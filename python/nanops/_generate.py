@@ -218,6 +218,8 @@ def _unsupported(name: str, params: Mapping[str, inspect.Parameter]) -> Callable
 
 #: The fills, which :mod:`nanops.dask` computes on dask arrays.
 _FILLS: Final = frozenset({"ffill", "bfill", "push"})
+#: The order statistics nanops.dask computes by a distributed selection.
+_DASK_ORDER: Final = frozenset({"nanmedian", "nanquantile", "nanpercentile"})
 
 
 def _dask_first(name: str, fallback: Callable[..., Any]) -> Callable[..., Any]:
@@ -356,7 +358,8 @@ def build(row: Row, module: str) -> Callable[..., Any]:
         fallback = _unsupported(row.name, params)
     else:
         fallback = row.fallback or _numpy_original(row.name, module)
-    if row.name in STATE_NAMES or row.name.startswith("move_") or row.name in _FILLS:
+    if (row.name in STATE_NAMES or row.name.startswith("move_") or row.name in _FILLS
+            or row.name in _DASK_ORDER):
         fallback = _dask_first(row.name, fallback)
     ns: dict[str, Any] = {
         "__name__": module,

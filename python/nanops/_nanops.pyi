@@ -21,6 +21,8 @@ broadcast view) raises ``MemoryError`` instead of aborting; no Rust panic
 reaches Python (an internal panic would be a ``RuntimeError``).
 """
 
+from collections.abc import Sequence
+
 import numpy as np
 import numpy.typing as npt
 
@@ -65,6 +67,8 @@ __all__ = [
     "fast_nanmedian",
     "fast_nanquantile",
     "nanquantile",
+    "order_ranks",
+    "order_of_ranks",
     "nanmedian",
     "move_sum",
     "move_mean",
@@ -232,6 +236,35 @@ def fast_nanmedian(a: object, axis: object) -> object:
     """The median (after warning ``All-NaN slice encountered`` once per
     all-NaN slice, attributed to the caller's caller), or ``NotImplemented``
     (also for a zero-size ``a``)."""
+
+def order_ranks(
+    counts: npt.NDArray[np.int64],
+    q: Sequence[float],
+    method: str,
+    q_dtype: str,
+    median: bool,
+) -> npt.NDArray[np.int64]:
+    """For each non-NaN count ``n`` (1-d int64, non-negative: else
+    ``ValueError``), the ranks (0-based, ascending) of ``n`` sorted values
+    that ``nanquantile(q, method)`` (``q_dtype`` as for :func:`nanquantile`),
+    or the median with ``median``, reads: shape ``(len(counts), 2 * len(q))``
+    (``(len(counts), 2)`` for the median), rows padded with ``-1``."""
+
+def order_of_ranks(
+    counts: npt.NDArray[np.int64],
+    at_ranks: np.ndarray,
+    q: Sequence[float],
+    method: str,
+    q_dtype: str,
+    median: bool,
+    result: str,
+) -> np.ndarray:
+    """The statistic :func:`order_ranks` planned, from the values at its
+    ranks (``at_ranks``: float64/float32/float16 of :func:`order_ranks`'s
+    shape, each row's first values those of its ranks): shape ``(len(q),
+    len(counts))`` (``(1, len(counts))`` for the median) in the dtype
+    ``result`` (``"f8"``, ``"f4"``, ``"f2"``, no narrower than the values'),
+    bit for bit :func:`nanquantile`/:func:`nanmedian` of the whole slice."""
 
 def fast_nanquantile(a: object, q: object, axis: object, method: object) -> object:
     """``(quantile, any slice all-NaN)`` for a float ``a`` and a Python-float

@@ -53,6 +53,9 @@ __all__ = [
     "nanmax",
     "nanskew",
     "nankurt",
+    "nanmedian",
+    "nanquantile",
+    "nanpercentile",
 ]
 
 #: The functions computed here (the reductions with partial states).
@@ -146,6 +149,8 @@ def route(name: str, a: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> A
         return fill(name, a, *args, **kwargs)
     if name == "push":
         return push(a, *args, **kwargs)
+    if name in ORDER_NAMES:
+        return _route_order(name, a, args, kwargs)
     if name not in NAMES or args:
         return NotImplemented
     allowed = {"axis", "keepdims"}
@@ -163,6 +168,179 @@ def route(name: str, a: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> A
            for k in ("keepdims", "bias", "fisher")):
         return NotImplemented
     return reduce(name, a, **kwargs)
+
+
+# --- medians and quantiles: an exact distributed selection --------------------
+
+#: The order statistics computed here (:mod:`nanops._dask_order`).
+ORDER_NAMES: Final = ("nanmedian", "nanquantile", "nanpercentile")
+
+
+def _order_plan(name: str, dtype: np.dtype, q: Any, method: Any, weights: Any
+                ) -> dict[str, Any] | None:
+    """What the selection computes for ``nanops.<name>`` of an array of
+    ``dtype``, with NumPy's (and nanops') checks of ``q`` and ``method``;
+    None for calls left to NumPy's dispatch (dask's own function)."""
+    from . import _order
+    from ._args import Delegate
+
+    if weights is not None or dtype.kind not in "fiu":
+        if dtype.kind == "c" and name != "nanmedian":
+            raise TypeError("a must be an array of real numbers")
+        return None  # complex medians, bools, weights: dask's (or NumPy's) own
+    value_dtype = np.dtype(dtype.char) if dtype.kind == "f" else np.dtype(np.float64)
+    code = {"e": "f2", "f": "f4", "d": "f8"}[value_dtype.char]
+    if name == "nanmedian":
+        return {"median": True, "q": [0.5], "method": "linear", "q_code": "f8",
+                "q_shape": None, "value_dtype": value_dtype, "result_code": code,
+                "result_dtype": value_dtype}
+    if isinstance(q, da.Array) or not isinstance(method, str):
+        return None
+    try:
+        qa = _order._q_array(q, name == "nanpercentile")
+        if method not in _order.METHODS or qa.ndim > 1:
+            return None
+        rd = _order._result_dtype(dtype, qa, type(q) in (int, float), method, False)
+    except Delegate:
+        return None
+    prim_method = "lower" if method == "linear" and qa.dtype.kind in "biu" else method
+    q_code = "f8" if type(q) in (int, float) else _order._Q_CODE[qa.dtype.kind, qa.dtype.itemsize]
+    return {"median": False, "q": [float(v) for v in qa.reshape(-1)], "method": prim_method,
+            "q_code": q_code, "q_shape": qa.shape, "value_dtype": value_dtype,
+            "result_code": _order._RESULT_CODE.get(rd.char, code), "result_dtype": rd}
+
+
+def order(name: str, a: da.Array, q: Any = None, axis: Any = None, method: str = "linear",
+          keepdims: bool = False) -> Any:
+    """``nanops.<name>(a[, q], axis, method=method, keepdims=keepdims)``
+    (``nanmedian``, ``nanquantile``, ``nanpercentile``) of the dask array
+    ``a``, lazily, without rechunking: an exact distributed selection
+    (:mod:`nanops._dask_order`), bit for bit ``nanops.<name>`` of the
+    computed array (its result dtype fixed in advance: NumPy's result dtype
+    for an all-NaN first slice is not followed).  Weights, complex medians
+    and bool input go to dask's own function; ``NotImplemented`` then.
+
+    >>> import numpy as np, dask.array as da
+    >>> x = da.from_array(np.array([[1.0, np.nan, 3.0, 8.0], [4.0, 5.0, np.nan, 0.5]]), chunks=1)
+    >>> order("nanquantile", x, [0.25, 0.5], axis=1).compute()
+    array([[2.  , 2.25],
+           [3.  , 4.  ]])
+    >>> float(order("nanmedian", x).compute())
+    3.5
+    """
+    from . import _dask_order
+
+    if name not in ORDER_NAMES:
+        raise ValueError(f"nanops.dask.order computes {', '.join(ORDER_NAMES)}, not {name!r}")
+    plan = _order_plan(name, a.dtype, q, method, None)
+    if plan is None or a.size == 0 or a.ndim == 0:
+        return NotImplemented
+    axes = tuple(range(a.ndim)) if axis is None else tuple(sorted(normalize_axis_tuple(axis, a.ndim)))
+    return _dask_order.quantile_graph(a, axes, bool(keepdims), plan)
+
+
+_ORDER_PARAMETERS: Final = {
+    "nanmedian": ("axis", "out", "overwrite_input", "keepdims"),
+    "nanquantile": ("q", "axis", "out", "overwrite_input", "method", "keepdims"),
+    "nanpercentile": ("q", "axis", "out", "overwrite_input", "method", "keepdims"),
+}
+
+
+def _route_order(name: str, a: da.Array, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    """:func:`order` for a call with the arguments it takes; ``NotImplemented``
+    (NumPy's dispatch) for ``out=``, ``overwrite_input=True`` and the rest."""
+    params = _ORDER_PARAMETERS[name]
+    if len(args) > len(params):
+        return NotImplemented
+    given = dict(zip(params, args))
+    if set(given) & set(kwargs):
+        return NotImplemented
+    given.update(kwargs)
+    if not set(given) <= set(params) | {"weights"}:
+        return NotImplemented
+    if given.pop("out", None) is not None:
+        return NotImplemented
+    weights = given.pop("weights", None)
+    if weights is not None:
+        return _weighted(name, a, weights, **given)
+    given.pop("overwrite_input", None)
+    keepdims = given.get("keepdims", False)
+    if keepdims is np._NoValue:
+        given["keepdims"] = False
+    elif type(keepdims) not in (bool, int):
+        return NotImplemented
+    if name != "nanmedian" and "q" not in given:
+        return NotImplemented
+    return order(name, a, **given)
+
+
+def _weighted_block(name: str, q: Any, axes: tuple[int, ...], method: str, x: np.ndarray,
+                    w: np.ndarray) -> np.ndarray:
+    import nanops
+
+    out = getattr(nanops, name)(x, q, axis=axes, method=method, keepdims=True, weights=w)
+    return np.asarray(out)
+
+
+def _weighted(name: str, a: da.Array, weights: Any, q: Any = None, axis: Any = None,
+              method: str = "linear", keepdims: Any = False, overwrite_input: Any = False
+              ) -> Any:
+    """Weighted ``nanquantile``/``nanpercentile``: an exact fallback that
+    rechunks the reduced axes into one chunk and runs nanops on each block
+    (the selection needs cumulative weights, which it does not carry yet)."""
+    import nanops
+
+    if name == "nanmedian" or q is None or not isinstance(method, str):
+        return NotImplemented
+    w_lane = np.asanyarray(weights) if not isinstance(weights, da.Array) else None
+    sample = np.zeros((1,) * a.ndim, a.dtype)
+    axes = tuple(range(a.ndim)) if axis is None else tuple(sorted(
+        normalize_axis_tuple(axis, a.ndim)))
+    w_shape = weights.shape if w_lane is None else w_lane.shape
+    if tuple(w_shape) != a.shape:
+        if axis is None:
+            raise TypeError("Axis must be specified when shapes of a and weights differ.")
+        want = tuple(a.shape[i] for i in normalize_axis_tuple(axis, a.ndim))
+        if tuple(w_shape) != want or len(want) != 1:
+            raise ValueError("Shape of weights must be consistent with shape of a along "
+                             "specified axis.")
+        shape = tuple(n if i in axes else 1 for i, n in enumerate(a.shape))
+        weights = da.broadcast_to(da.asarray(weights).reshape(shape), a.shape)
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        # nanops' (NumPy's) errors for q and method, and the result dtype
+        warnings.simplefilter("ignore", RuntimeWarning)
+        probe = getattr(nanops, name)(sample, q, axis=axis, method=method,
+                                      weights=np.ones(sample.shape))
+    w = da.asarray(weights).astype(np.float64)
+    whole = {i: -1 for i in axes}
+    x = a.rechunk(whole)
+    w = w.rechunk(x.chunks)
+    q_ndim = np.ndim(np.asarray(q))
+    fn = functools.partial(_weighted_block, name, q, axes, method)
+    out = da.map_blocks(fn, x, w, dtype=np.asarray(probe).dtype,
+                        chunks=tuple((n,) for n in np.shape(np.asarray(q)))
+                        + tuple((1,) if i in axes else x.chunks[i] for i in range(a.ndim)),
+                        new_axis=list(range(q_ndim)) if q_ndim else None)
+    if not keepdims:
+        out = out.squeeze(axis=tuple(q_ndim + i for i in axes))
+    return out
+
+
+def nanmedian(a: da.Array, axis: Any = None, keepdims: bool = False) -> Any:
+    """:func:`nanops.nanmedian` of a dask array, lazily (see :func:`order`)."""
+    return order("nanmedian", a, None, axis, keepdims=keepdims)
+
+
+def nanquantile(a: da.Array, q: Any, axis: Any = None, method: str = "linear",
+                keepdims: bool = False) -> Any:
+    """:func:`nanops.nanquantile` of a dask array, lazily (see :func:`order`)."""
+    return order("nanquantile", a, q, axis, method, keepdims)
+
+
+def nanpercentile(a: da.Array, q: Any, axis: Any = None, method: str = "linear",
+                  keepdims: bool = False) -> Any:
+    """:func:`nanops.nanpercentile` of a dask array, lazily (see :func:`order`)."""
+    return order("nanpercentile", a, q, axis, method, keepdims)
 
 
 def nansum(a: da.Array, axis: Any = None, dtype: Any = None, keepdims: bool = False,

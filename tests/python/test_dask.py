@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from numpy.lib.array_utils import normalize_axis_tuple
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -303,3 +304,209 @@ def test_moving_errors_on_dask_are_nanops_errors() -> None:
     with pytest.raises(np.exceptions.AxisError):
         nanops.move_sum(x, 2, axis=1)
     np.testing.assert_array_equal(nanops.ffill(da.arange(4, chunks=2)).compute(), np.arange(4))
+
+
+# --- medians and quantiles: exact distributed selection (issue H, part 4) ---
+
+METHODS = sorted(nanops._order.METHODS)
+
+
+def _order_values(rng: np.random.Generator, shape: tuple[int, ...], dtype: str,
+                  pattern: str) -> np.ndarray:
+    x = rng.standard_normal(shape) * 10
+    if pattern == "ties":
+        x = np.round(x / 5)
+    if dtype in ("i4", "u1", "i8"):
+        return np.abs(x).astype(dtype)
+    if pattern != "none":
+        x[rng.random(shape) < 0.25] = np.nan
+    if pattern == "inf":
+        x[rng.random(shape) < 0.1] = np.inf
+        x[rng.random(shape) < 0.1] = -np.inf
+    if pattern == "all-nan" and x.ndim >= 2:
+        x[:, 0] = np.nan
+    return x.astype(dtype)
+
+
+def _first_slice_all_nan(values: np.ndarray, axis: Any) -> bool:
+    axes = tuple(range(values.ndim)) if axis is None else normalize_axis_tuple(axis, values.ndim)
+    lanes = np.moveaxis(values, axes, tuple(range(-len(axes), 0)))
+    first = lanes.reshape(-1, math.prod(values.shape[i] for i in axes))[0]
+    return values.dtype.kind == "f" and bool(np.isnan(first).all())
+
+
+def _order_call(name: str, values: Any, q: Any, **kwargs: Any) -> Any:
+    fn = getattr(nanops, name)
+    return _call(fn, values, **kwargs) if name == "nanmedian" else _call(fn, values, q, **kwargs)
+
+
+@settings(max_examples=120, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(data=st.data())
+def test_dask_quantiles_are_nanops_bits_on_the_computed_array(data: st.DataObject) -> None:
+    from unittest import mock
+
+    from nanops import _dask_order
+
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1), label="seed"))
+    name = data.draw(st.sampled_from(["nanmedian", "nanquantile", "nanpercentile"]))
+    dtype = data.draw(st.sampled_from(["f8", "f4", "f2", "i4", "u1"]), label="dtype")
+    pattern = data.draw(st.sampled_from(["none", "nan", "ties", "inf", "all-nan"]))
+    ndim = data.draw(st.integers(1, 3), label="ndim")
+    shape = tuple(data.draw(st.lists(st.integers(1, 9), min_size=ndim, max_size=ndim)))
+    values = _order_values(rng, shape, dtype, pattern)
+    x = da.from_array(values, chunks=_chunks(data.draw, shape))
+    axis = data.draw(st.one_of(
+        st.none(), st.integers(-ndim, ndim - 1),
+        st.lists(st.integers(0, ndim - 1), min_size=1, max_size=ndim, unique=True).map(tuple),
+    ), label="axis")
+    method = data.draw(st.sampled_from(METHODS), label="method")
+    scale = 100 if name == "nanpercentile" else 1
+    q: Any = data.draw(st.sampled_from([
+        0.5, 0.0, 1.0, 0.1, [0.1, 0.5, 0.9], [0.9, 0.1, 0.1001, 1.0],
+        np.array([0.3, 0.7], np.float32), np.array(0.25), 1,
+    ]), label="q")
+    q = q if isinstance(q, np.ndarray) else (
+        [v * scale for v in q] if isinstance(q, list) else q * scale)
+    if isinstance(q, np.ndarray):
+        q = q * q.dtype.type(scale)
+    kwargs: dict[str, Any] = {"axis": axis, "keepdims": data.draw(st.booleans(), label="kd")}
+    if name != "nanmedian":
+        kwargs["method"] = method
+    small_grid = data.draw(st.booleans(), label="small_grid")  # brackets far wider than lanes
+    try:
+        want = _order_call(name, values, q, **kwargs)
+    except (TypeError, ValueError) as e:  # NumPy's refusals (e.g. bool-like casts)
+        with pytest.raises(type(e)):
+            _order_call(name, x, q, **kwargs).compute()
+        return
+    if nanops.dask._order_plan(name, values.dtype, q, method, None) is None:
+        return  # nanops hands these to NumPy, and nanops.dask to dask
+    with mock.patch.object(_dask_order, "grid_size",
+                           (lambda c, b: 4) if small_grid else _dask_order.grid_size), \
+            mock.patch.object(_dask_order, "_ROWS_PER_GROUP", 3 if small_grid else 16384), \
+            mock.patch.object(_dask_order, "_ROWS_PER_STEP", 2 if small_grid else 4096):
+        lazy = _order_call(name, x, q, **kwargs)
+        got = _call(lazy.compute)
+    assert isinstance(lazy, da.Array)
+    assert any("nanops-order" in str(k) for k in lazy.dask.keys())  # no rechunk
+    assert not any("rechunk" in str(k) for k in lazy.dask.keys())
+    assert np.shape(got) == np.shape(want)
+    np.testing.assert_array_equal(got, want)  # bit for bit (NaN where NaN; 0.0 == -0.0)
+    if not (name != "nanmedian" and _first_slice_all_nan(values, axis)):
+        # (NumPy's dtype for an all-NaN first slice depends on the data)
+        assert np.asarray(got).dtype == np.asarray(want).dtype == lazy.dtype
+    if values.dtype != np.float16 or name != "nanmedian":
+        numpy_fn = getattr(np, name)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            ref = numpy_fn(values, **kwargs) if name == "nanmedian" else numpy_fn(
+                values, q, **kwargs)
+        np.testing.assert_array_equal(got, ref)
+
+
+def test_dask_quantiles_of_long_lanes_with_ties_and_infinities() -> None:
+    rng = np.random.default_rng(21)
+    values = np.round(rng.standard_normal((3, 20_000)) * 50)
+    values[rng.random(values.shape) < 0.2] = np.nan
+    values[0, :5000] = np.inf
+    values[1, rng.random(20_000) < 0.01] = -np.inf
+    values[2] = np.nan
+    values[2, 123] = 4.0
+    x = da.from_array(values, chunks=(2, 1_700))
+    for method in METHODS:
+        got = _call(nanops.nanquantile(x, [0.0, 0.1, 0.5, 0.77, 1.0], axis=1,
+                                       method=method).compute)
+        want = _call(nanops.nanquantile, values, [0.0, 0.1, 0.5, 0.77, 1.0], axis=1,
+                     method=method)
+        np.testing.assert_array_equal(got, want)
+    np.testing.assert_array_equal(_call(nanops.nanmedian(x).compute),
+                                  _call(nanops.nanmedian, values))
+    np.testing.assert_array_equal(_call(nanops.nanmedian(x, axis=(0, 1)).compute),
+                                  _call(nanops.nanmedian, values, axis=(0, 1)))
+
+
+def test_dask_quantiles_move_a_small_part_of_the_array() -> None:
+    from nanops import _dask_order
+
+    rng = np.random.default_rng(5)
+    values = rng.standard_normal((4, 200_000))
+    axes, plan = (1,), nanops.dask._order_plan("nanquantile", values.dtype,
+                                               [0.1, 0.5, 0.9], "linear", None)
+    assert plan is not None
+    chunks = [values[:, i:i + 20_000] for i in range(0, 200_000, 20_000)]
+    k = _dask_order.grid_size(20_000, 3)
+    stats = [_dask_order._stats(c, axes, k, [slice(0, 4)])[0] for c in chunks]
+    brackets = _dask_order._brackets(stats, k, plan)
+    selected = [_dask_order._select(c, axes, [brackets])[0] for c in chunks]
+    moved = sum(grid.size for _, grid in stats) + sum(
+        v.size for s in selected for v in s["inside"])
+    # per output and chunk: the grid and about 2c/k values per bracket, k ~ sqrt(2c · 3)
+    assert moved < 10 * 4 * 3 * 4 * math.isqrt(20_000 * 3)  # ~5% of the array, not all of it
+    got = _dask_order._finish(selected, brackets, plan)
+    np.testing.assert_array_equal(got, nanops.nanquantile(values, [0.1, 0.5, 0.9], axis=1))
+
+
+def test_dask_quantile_calls_it_does_not_take_go_to_dask() -> None:
+    values = np.arange(24.0).reshape(4, 6)
+    x = da.from_array(values, chunks=2)
+    with pytest.raises(ValueError, match="Quantiles must be in the range"):
+        nanops.nanquantile(x, 1.5)
+    with pytest.raises(ValueError, match="Percentiles must be in the range"):
+        nanops.nanpercentile(x, -1)
+    with pytest.raises(TypeError, match="real numbers"):
+        nanops.nanquantile(x.astype(complex), 0.5)
+    # out= and weights= are left to NumPy's dispatch (dask's own function, or its error)
+    lazy = nanops.nanmedian(x, axis=0, overwrite_input=True)
+    assert any("nanops-order" in str(k) for k in lazy.dask.keys())
+    np.testing.assert_array_equal(lazy.compute(), np.nanmedian(values, axis=0))
+    np.testing.assert_array_equal(
+        nanops.nanquantile(x, 0.5, 1, None, False, "lower", True).compute(),
+        np.nanquantile(values, 0.5, axis=1, method="lower", keepdims=True))
+    np.testing.assert_array_equal(nanops_dask.nanpercentile(x, [50, 10], axis=0).compute(),
+                                  np.nanpercentile(values, [50, 10], axis=0))
+
+
+def test_dask_quantile_on_a_local_cluster_survives_a_killed_worker(
+        cluster_client: Any) -> None:
+    import os
+    import signal
+    import time
+
+    rng = np.random.default_rng(13)
+    values = _order_values(rng, (48, 64), "f4", "nan")
+    x = da.from_array(values, chunks=(4, 16)).map_blocks(_slow_copy, dtype=values.dtype)
+    lazy = nanops.nanquantile(x, [0.1, 0.5, 0.9], axis=0)
+    future = cluster_client.compute(lazy)
+    time.sleep(0.5)  # some chunks done, some not
+    pids = cluster_client.run(os.getpid)
+    os.kill(sorted(pids.values())[0], signal.SIGKILL)
+    got = _call(future.result, timeout=120)
+    want = _call(nanops.nanquantile, values, [0.1, 0.5, 0.9], axis=0)
+    np.testing.assert_array_equal(got, want)
+    assert got.dtype == want.dtype
+    # and over axis=None, which dask itself does not offer
+    got = _call(cluster_client.compute(nanops.nanmedian(x)).result, timeout=120)
+    np.testing.assert_array_equal(got, _call(nanops.nanmedian, values))
+
+
+def test_weighted_dask_quantiles_rechunk_and_equal_nanops() -> None:
+    rng = np.random.default_rng(17)
+    values = _order_values(rng, (6, 11, 4), "f8", "nan")
+    weights = rng.random(values.shape)
+    x = da.from_array(values, chunks=(2, 3, 4))
+    for method in ("inverted_cdf", "averaged_inverted_cdf"):
+        for q, axis, kd in (([0.2, 0.5], 1, False), (0.3, (0, 2), True), (0.7, None, False)):
+            got = _call(nanops.nanquantile(x, q, axis=axis, method=method, keepdims=kd,
+                                           weights=weights).compute)
+            want = _call(nanops.nanquantile, values, q, axis=axis, method=method,
+                         keepdims=kd, weights=weights)
+            np.testing.assert_array_equal(got, want)
+        lane = rng.random(11)
+        got = _call(nanops.nanpercentile(x, [30, 60], axis=1, method=method,
+                                         weights=lane).compute)
+        want = _call(nanops.nanpercentile, values, [30, 60], axis=1, method=method,
+                     weights=lane)
+        np.testing.assert_array_equal(got, want)
+    with pytest.raises(ValueError, match="weights"):
+        nanops.nanquantile(x, 0.5, axis=1, weights=np.ones(11))

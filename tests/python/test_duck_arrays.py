@@ -92,6 +92,13 @@ def test_dask_arrays_dispatch_as_numpy_does(
     x = da.from_array(_values(), chunks=(2, 3))
     args = NUMPY_TWINS[name]
     ours, theirs = getattr(nanops, name), getattr(np, name)
+    if name in ("nanmedian", "nanquantile", "nanpercentile"):
+        # nanops.dask computes these itself (an exact distributed selection, also
+        # over axis=None where dask raises): NumPy on the computed array is the peer
+        got = ours(x, *args, **kwargs)
+        assert isinstance(got, da.Array)
+        np.testing.assert_array_equal(got.compute(), theirs(_values(), *args, **kwargs))
+        return
     outcome = _same_outcome(lambda: ours(x, *args, **kwargs), lambda: theirs(x, *args, **kwargs))
     if outcome is None:
         return

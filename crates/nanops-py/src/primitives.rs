@@ -224,6 +224,8 @@ primitives! {
     };
     also:
     crate::quantile::nanquantile,
+    crate::ranks::order_ranks,
+    crate::ranks::order_of_ranks,
     crate::fast::fast_nansum,
     crate::fast::fast_nanprod,
     crate::fast::fast_nanmean,

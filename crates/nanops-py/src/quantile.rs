@@ -71,7 +71,7 @@ where
     Ok((values, r.degenerate > 0))
 }
 
-fn parse_q_dtype(s: &str) -> PyResult<QDtype> {
+pub(crate) fn parse_q_dtype(s: &str) -> PyResult<QDtype> {
     Ok(match s {
         "f8" => QDtype::Float64,
         "f4" => QDtype::Float32,

@@ -13,6 +13,8 @@
 //!   `averaged_inverted_cdf` which NumPy lacks);
 //! - `sampled::median_middles` (crate-internal): the median of a short contiguous lane from
 //!   one bracketing pass over it, without copying the lane;
+//! - [`RankPlan`]: a quantile or median in two steps, the ranks it reads of `n` values and
+//!   its result from the values at those ranks (for values spread over many chunks);
 //! - [`QuantileScratch`]: the reusable workspace, one per thread;
 //! - [`SelectFloat`]: the element types (`f64`, `f32`, `f16`, `bf16`).
 //!
@@ -60,6 +62,7 @@ mod apart;
 mod kernel;
 mod nth;
 mod partition;
+mod plan;
 mod rank;
 mod sampled;
 mod weighted;
@@ -77,6 +80,7 @@ pub(crate) use kernel::{
 pub use kernel::{median_in_place, quantiles_in_place, quantiles_in_place_with, QuantileScratch};
 pub(crate) use nth::sort_columns;
 pub(crate) use partition::{copy_valid, keep_between};
+pub use plan::RankPlan;
 pub(crate) use rank::Pick;
 pub(crate) use sampled::{median_middles, Middles, MIN_SAMPLED_LANE};
 pub use weighted::{weighted_quantiles, weighted_quantiles_with, WeightedQuantileError};

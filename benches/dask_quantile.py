@@ -1,0 +1,123 @@
+"""Time nanops' exact distributed quantiles against dask's own on a LocalCluster.
+
+A float32 (time, lat, lon) cube with 10% NaN, chunked along time only
+(about ``--chunk-mb`` per chunk), is generated lazily on the workers
+(``dask.array.random``: every computation generates it again, so nothing
+but the statistic's own work stays in memory), and reduced by
+``nanops.nanquantile(x, [.1, .5, .9], axis=0)`` (per chunk counts and a grid
+sample, brackets, one selecting pass, the final selection per block of
+outputs: no rechunk) and ``dask.array.nanquantile`` (which rechunks time into
+one chunk first), by ``nanmedian`` both ways, and over ``axis=None`` (nanops
+only: dask has no quantile over several axes). Rounds are interleaved; a case
+reports the fastest round of each and the workers' peak summed memory during
+its rounds (``distributed.diagnostics.MemorySampler``).
+
+    python3 benches/dask_quantile.py                  # (730, 361, 400): 0.4 GB
+    python3 benches/dask_quantile.py --shape 3650,721,800 --write   # the issue's 8 GB
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import time
+import warnings
+from collections.abc import Callable
+from pathlib import Path
+
+import dask
+import dask.array as da
+import distributed
+import numpy as np
+from distributed.diagnostics import MemorySampler
+
+import nanops
+
+Q = [0.1, 0.5, 0.9]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--shape", default="730,361,400")
+    parser.add_argument("--chunk-mb", type=float, default=100.0)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--write", action="store_true", help="rewrite BENCHMARKS.md's section")
+    args = parser.parse_args()
+    warnings.simplefilter("ignore", RuntimeWarning)
+    shape = tuple(int(n) for n in args.shape.split(","))
+    per_step = shape[1] * shape[2] * 4
+    steps = max(1, int(args.chunk_mb * 1e6 // per_step))
+    chunks = (steps, shape[1], shape[2])
+    rng = da.random.default_rng(0)
+    x = rng.standard_normal(shape, chunks=chunks, dtype=np.float32)
+    x = da.where(rng.random(shape, chunks=chunks) < 0.1, np.float32(np.nan), x)
+    cases: list[tuple[str, str, dict[str, Callable[[], object]]]] = [
+        ("nanquantile(q=[.1, .5, .9])", "0", {
+            "nanops": lambda: nanops.nanquantile(x, Q, axis=0).compute(),
+            "dask": lambda: da.nanquantile(x, Q, axis=0).compute(),
+        }),
+        ("nanmedian", "0", {
+            "nanops": lambda: nanops.nanmedian(x, axis=0).compute(),
+            "dask": lambda: da.nanmedian(x, axis=0).compute(),
+        }),
+        ("nanquantile(q=[.1, .5, .9])", "None", {
+            "nanops": lambda: nanops.nanquantile(x, Q).compute(),
+        }),
+        ("nanmean (generation alone, for scale)", "0", {
+            "nanops": lambda: nanops.nanmean(x, axis=0).compute(),
+        }),
+    ]
+    with distributed.LocalCluster(n_workers=args.workers, threads_per_worker=1,
+                                  dashboard_address=None, silence_logs=50) as cluster, \
+            distributed.Client(cluster):
+        sampler = MemorySampler()
+        head = ("| func | axis | nanops s | dask s | dask / nanops | nanops peak MB "
+                "| dask peak MB |")
+        rule = "|" + "|".join("-" * len(c) for c in head.split("|")[1:-1]) + "|"
+        lines = [head, rule]
+        print(f"{shape} float32, chunks {chunks}, {args.workers} workers", flush=True)
+        print(head)
+        print(rule)
+        for name, axis, calls in cases:
+            best = {k: float("inf") for k in calls}
+            peak = {k: 0.0 for k in calls}
+            for r in range(args.rounds):
+                for k, call in calls.items():
+                    label = f"{k}-{name}-{axis}-{r}"
+                    with sampler.sample(label, interval=0.05):
+                        t = time.perf_counter()
+                        call()
+                        best[k] = min(best[k], time.perf_counter() - t)
+                    frame = sampler.to_pandas()
+                    peak[k] = max(peak[k], float(frame[label].max()) / 1e6)
+            if "dask" in calls:
+                tail = (f"{best['dask']:.2f} | {best['dask'] / best['nanops']:.2f}x | "
+                        f"{peak['nanops']:.0f} | {peak['dask']:.0f} |")
+            else:
+                tail = f"— | — | {peak['nanops']:.0f} | — |"
+            line = f"| {name} | {axis} | {best['nanops']:.2f} | {tail}"
+            print(line, flush=True)
+            lines.append(line)
+    if args.write:
+        path = Path(__file__).resolve().parent.parent / "BENCHMARKS.md"
+        text = path.read_text()
+        section = (
+            "## dask quantiles on a LocalCluster\n\n"
+            f"`python3 benches/dask_quantile.py --shape {args.shape} --write` "
+            f"({os.cpu_count()} CPUs, {args.workers} worker processes of one thread; "
+            f"dask {dask.__version__}; float32 {shape}, 10% NaN, chunks {chunks}, generated "
+            f"lazily by every call; fastest of {args.rounds} interleaved rounds; peak = the "
+            "workers' summed memory while a call ran):\n\n" + "\n".join(lines) + "\n"
+        )
+        if "## dask quantiles on a LocalCluster" in text:
+            text = re.sub(r"## dask quantiles on a LocalCluster\n.*?(?=\n## |\Z)",
+                          section.rstrip("\n") + "\n", text, flags=re.S)
+        else:
+            text = text.rstrip("\n") + "\n\n" + section
+        path.write_text(text)
+
+
+if __name__ == "__main__":
+    main()

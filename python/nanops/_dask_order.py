@@ -1,0 +1,360 @@
+"""Exact medians and quantiles of dask arrays along chunked axes, without
+rechunking: a distributed selection (the engine behind
+:func:`nanops.dask.nanquantile` and its kin).
+
+For each block of outputs (a chunk of the kept axes) the chunks along the
+reduced axes are that block's *chunk set*, and four kinds of task run:
+
+1. ``stats`` (per chunk): the non-NaN count of each output and a small
+   grid of the chunk's order statistics (``k + 1`` values at known ranks,
+   found by ``nanops.nanquantile(..., method="lower")``);
+2. ``brackets`` (per block): the total count ``n`` of each output, the ranks
+   the statistic reads of ``n`` values (``_nanops.order_ranks``: nanops'
+   own plan), and for each rank a bracket ``[lo, hi]`` that is *guaranteed*
+   to hold it: from the grids, at most ``r`` values lie below ``lo`` and at
+   least ``r + 1`` at or below ``hi`` (bounds from exact ranks, not
+   estimates, so no bracket ever misses and no second pass is needed);
+   neighbouring ranks share one bracket;
+3. ``select`` (per chunk, after all brackets): per output and bracket, the
+   numbers of values below ``lo``, equal to ``lo`` and equal to ``hi``, and
+   the values strictly inside (ties cost a count, not a copy);
+4. ``finish`` (per block): the order statistics at the ranks from those
+   counts and values, then the result from them by
+   ``_nanops.order_of_ranks``, the very arithmetic ``nanops.nanquantile`` /
+   ``nanops.nanmedian`` use on a whole lane: bit for bit the same result.
+
+The second pass reads the chunks again, bound after every bracket
+(:func:`dask.graph_manipulation.bind`), so no chunk is held in memory
+between the passes.  A chunk of ``c`` values per output sends ``k + 1``
+grid values and about ``2 c / k`` values per bracket with ``k`` about
+``sqrt(2 c × brackets)``: per output, a few times ``sqrt(c × ranks)``
+values per chunk, against the whole lane a rechunk moves.
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+import warnings
+from typing import Any, Final
+
+import numpy as np
+
+from . import _nanops
+
+__all__ = ["quantile_graph"]
+
+#: Outputs per step of the brackets' vectorised work (bounds its memory).
+_ROWS_PER_STEP: Final = 4096
+#: Outputs per bracket and finish task (a block of more is split, so that
+#: the workers share a block's work and each task's memory stays small).
+_ROWS_PER_GROUP: Final = 16384
+
+
+# --- per chunk -----------------------------------------------------------
+
+
+def _as_float(x: np.ndarray) -> np.ndarray:
+    """The chunk in the float type nanops selects it in (integers as float64)."""
+    return x if x.dtype.kind == "f" else x.astype(np.float64)
+
+
+def _grid_ranks(counts: np.ndarray, k: int) -> np.ndarray:
+    """The ranks of the grid, as ``nanquantile(method="lower")`` picks them
+    for ``q = i / k`` (``floor((c - 1) · q)`` in float64), ``(outputs, k + 1)``."""
+    q = np.arange(k + 1) / k
+    c1 = np.maximum(counts - 1, 0).astype(np.float64)
+    return np.floor(c1[:, None] * q[None, :]).astype(np.int64)
+
+
+def _stats(x: np.ndarray, axes: tuple[int, ...], k: int, groups: list[slice]
+           ) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Per output of the chunk (kept axes in C order): the non-NaN count and
+    the values at the grid ranks (:func:`_grid_ranks`; NaN for an output
+    without values), ``(outputs, k + 1)``; split into the groups of outputs."""
+    import nanops
+
+    xf = _as_float(x)
+    counts = np.asarray(_nanops.nancount(xf, axes), np.int64).reshape(-1)
+    if xf.size == 0:
+        grid = np.full((counts.size, k + 1), np.nan, xf.dtype)
+    else:
+        with warnings.catch_warnings(), np.errstate(all="ignore"):
+            warnings.simplefilter("ignore", RuntimeWarning)
+            grid = nanops.nanquantile(xf, np.arange(k + 1) / k, axis=axes, method="lower")
+        grid = np.asarray(grid).reshape(k + 1, counts.size).T
+    return [(counts[g], np.ascontiguousarray(grid[g])) for g in groups]
+
+
+def _select(x: np.ndarray, axes: tuple[int, ...], groups: list[dict[str, Any]]
+            ) -> list[dict[str, Any]]:
+    """Per output and bracket (the brackets of consecutive groups of
+    outputs): the values below ``lo``, equal to ``lo`` and equal to ``hi``
+    (when ``hi > lo``) counted, and the values strictly between with their
+    outputs (the chunk is read in its own layout); split by group."""
+    xf = _as_float(x)
+    lo = np.concatenate([g["lo"] for g in groups])
+    hi = np.concatenate([g["hi"] for g in groups])
+    active = np.concatenate([g["active"] for g in groups])
+    n_out, n_br = lo.shape
+    kept = [i for i in range(x.ndim) if i not in axes]
+    kept_shape = tuple(x.shape[i] for i in kept)
+    bshape = tuple(1 if i in axes else n for i, n in enumerate(x.shape))
+    zeros = np.zeros((n_out, n_br), np.int64)
+    below, at_lo, at_hi = zeros, zeros.copy(), zeros.copy()
+    inside: list[np.ndarray] = []
+    owner: list[np.ndarray] = []
+    with np.errstate(invalid="ignore"):
+        for b in range(n_br):
+            if not active[:, b].any():
+                inside.append(np.empty(0, xf.dtype))
+                owner.append(np.empty(0, np.int64))
+                continue
+            lo_b = lo[:, b].astype(xf.dtype).reshape(bshape)
+            hi_b = hi[:, b].astype(xf.dtype).reshape(bshape)
+            hi_eq = np.where(hi_b > lo_b, hi_b, np.nan).astype(xf.dtype)
+            below[:, b] = np.count_nonzero(xf < lo_b, axis=axes).reshape(-1)
+            at_lo[:, b] = np.count_nonzero(xf == lo_b, axis=axes).reshape(-1)
+            at_hi[:, b] = np.count_nonzero(xf == hi_eq, axis=axes).reshape(-1)
+            where = np.nonzero((xf > lo_b) & (xf < hi_b))
+            inside.append(xf[where])
+            owner.append(np.ravel_multi_index([where[i] for i in kept], kept_shape)
+                         if kept else np.zeros(where[0].size if where else 0, np.int64))
+    out, start = [], 0
+    for g in groups:
+        stop = start + g["lo"].shape[0]
+        keep = [(o >= start) & (o < stop) for o in owner]
+        out.append({"below": below[start:stop], "at_lo": at_lo[start:stop],
+                    "at_hi": at_hi[start:stop], "inside": [v[m] for v, m in zip(inside, keep)],
+                    "owner": [o[m] - start for o, m in zip(owner, keep)]})
+        start = stop
+    return out
+
+
+# --- per block of outputs --------------------------------------------------
+
+
+def _bounds_one_step(grids: list[np.ndarray], ranks_list: list[np.ndarray],
+                     targets_lo: np.ndarray, targets_hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For rows of outputs: ``lo`` (largest grid value with at most
+    ``targets_lo`` values surely below it) and ``hi`` (smallest grid value
+    with at least ``targets_hi + 1`` values surely at or below it), per
+    bracket column; NaN targets (-1) give NaN."""
+    n_rows = targets_lo.shape[0]
+    values = np.concatenate([g.astype(np.float64) for g in grids], axis=1)
+    # Increments of the two bounds at each grid entry (see the module docstring):
+    # below(v) <= sum of `up` over entries < v; at_or_below(v) >= sum of `down` over entries <= v.
+    ups, downs = [], []
+    for g, p in zip(grids, ranks_list):
+        valid = ~np.isnan(g[:, :1].astype(np.float64))
+        counts = p[:, -1:] + 1  # the last grid rank is count - 1
+        nxt = np.concatenate([p[:, 1:], counts], axis=1)
+        ups.append(np.where(valid, nxt - p, 0))
+        prev = np.concatenate([np.full((n_rows, 1), -1), p[:, :-1]], axis=1)
+        downs.append(np.where(valid, p - prev, 0))
+    up = np.concatenate(ups, axis=1)
+    down = np.concatenate(downs, axis=1)
+    order = np.argsort(values, axis=1, kind="stable")
+    sv = np.take_along_axis(values, order, axis=1)
+    below_bound = np.cumsum(np.take_along_axis(up, order, axis=1), axis=1)
+    below_bound = np.concatenate([np.zeros((n_rows, 1), np.int64), below_bound[:, :-1]], axis=1)
+    at_or_below = np.cumsum(np.take_along_axis(down, order, axis=1), axis=1)
+    n_br = targets_lo.shape[1]
+    lo = np.full((n_rows, n_br), np.nan)
+    hi = np.full((n_rows, n_br), np.nan)
+    rows = np.arange(n_rows)
+    for b in range(n_br):
+        t_lo, t_hi = targets_lo[:, b], targets_hi[:, b]
+        ok = t_lo >= 0
+        # below_bound is non-decreasing: the last entry with bound <= t_lo
+        i_lo = np.count_nonzero(below_bound <= t_lo[:, None], axis=1) - 1
+        # at_or_below is non-decreasing: the first entry with bound >= t_hi + 1
+        i_hi = np.count_nonzero(at_or_below < (t_hi + 1)[:, None], axis=1)
+        i_lo = np.clip(i_lo, 0, sv.shape[1] - 1)
+        i_hi = np.clip(i_hi, 0, sv.shape[1] - 1)
+        lo[:, b] = np.where(ok, sv[rows, i_lo], np.nan)
+        hi[:, b] = np.where(ok, sv[rows, i_hi], np.nan)
+    return lo, hi
+
+
+def _brackets(stats: list[tuple[np.ndarray, np.ndarray]], k: int, plan: dict[str, Any]
+              ) -> dict[str, Any]:
+    """The ranks each output needs and a bracket per run of neighbouring
+    ranks, from every chunk's :func:`_stats` of the same outputs."""
+    counts = np.sum([c for c, _ in stats], axis=0).astype(np.int64)
+    ranks = _nanops.order_ranks(counts, plan["q"], plan["method"], plan["q_code"],
+                                plan["median"])
+    n_out, n_cols = ranks.shape
+    # a rank joins the bracket of the rank before it when it is its neighbour
+    starts = np.ones((n_out, n_cols), bool)
+    if n_cols > 1:
+        starts[:, 1:] = ranks[:, 1:] - ranks[:, :-1] > 1
+    starts &= ranks >= 0
+    group = np.maximum.accumulate(np.where(starts, np.arange(n_cols), 0), axis=1)
+    # the last rank of each bracket: the rank before the next start
+    targets_lo = np.where(starts, ranks, -1)
+    targets_hi = np.full((n_out, n_cols), -1, np.int64)
+    valid = ranks >= 0
+    for j in range(n_cols):
+        rows = np.flatnonzero(valid[:, j])
+        targets_hi[rows, group[rows, j]] = ranks[rows, j]
+    lo = np.full((n_out, n_cols), np.nan)
+    hi = np.full((n_out, n_cols), np.nan)
+    grid_ranks = [_grid_ranks(c, k) for c, _ in stats]
+    for s in range(0, n_out, _ROWS_PER_STEP):
+        e = min(s + _ROWS_PER_STEP, n_out)
+        lo[s:e], hi[s:e] = _bounds_one_step(
+            [g[s:e] for _, g in stats], [p[s:e] for p in grid_ranks],
+            targets_lo[s:e], targets_hi[s:e])
+    return {"counts": counts, "ranks": ranks, "group": group, "lo": lo, "hi": hi,
+            "active": starts}
+
+
+def _finish(selected: list[dict[str, Any]], brackets: dict[str, Any], plan: dict[str, Any]
+            ) -> np.ndarray:
+    """The statistic of every output of a group from the selected values,
+    ``(width, outputs)``."""
+    counts, ranks, group = brackets["counts"], brackets["ranks"], brackets["group"]
+    lo, hi = brackets["lo"], brackets["hi"]
+    n_out, n_cols = ranks.shape
+    below = np.sum([s["below"] for s in selected], axis=0)
+    at_lo = np.sum([s["at_lo"] for s in selected], axis=0)
+    at_hi = np.sum([s["at_hi"] for s in selected], axis=0)
+    value_dtype = np.dtype(plan["value_dtype"])
+    at = np.zeros((n_out, n_cols), value_dtype)
+    for b in range(n_cols):
+        # every chunk's values inside bracket b, sorted by output, then value
+        vals = np.concatenate([s["inside"][b] for s in selected]).astype(value_dtype)
+        owner = np.concatenate([s["owner"][b] for s in selected])
+        vals = vals[np.lexsort((vals, owner))]
+        n_inside = np.bincount(owner, minlength=n_out)
+        start = np.cumsum(n_inside) - n_inside
+        for j in range(b, n_cols):
+            rows = np.flatnonzero((group[:, j] == b) & (ranks[:, j] >= 0))
+            if rows.size == 0:
+                continue
+            pos = ranks[rows, j] - below[rows, b]
+            n_lo, n_in = at_lo[rows, b], n_inside[rows]
+            if np.any(pos < 0) or np.any(pos >= n_lo + n_in + at_hi[rows, b]):
+                raise RuntimeError("nanops.dask: a bracket missed its rank (please report)")
+            in_lo = pos < n_lo
+            in_mid = ~in_lo & (pos < n_lo + n_in)
+            picked = np.where(in_lo, lo[rows, b], hi[rows, b]).astype(value_dtype)
+            mid_at = start[rows] + np.where(in_mid, pos - n_lo, 0)
+            if vals.size:
+                picked = np.where(in_mid, vals[np.minimum(mid_at, vals.size - 1)], picked)
+            at[rows, j] = picked
+    result = _nanops.order_of_ranks(counts, at, plan["q"], plan["method"], plan["q_code"],
+                                    plan["median"], plan["result_code"])
+    result = np.asarray(result).astype(plan["result_dtype"], copy=False)
+    if np.any(counts == 0):
+        warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=2)
+    return result
+
+
+def _assemble(groups: list[np.ndarray], plan: dict[str, Any], out_shape: tuple[int, ...]
+              ) -> np.ndarray:
+    """A block of the result from its groups' results."""
+    width_shape = () if plan["q_shape"] is None else plan["q_shape"]
+    block = np.concatenate(groups, axis=1).reshape(width_shape + out_shape)
+    return block[()] if block.ndim == 0 else block  # a NumPy scalar, as nanops gives
+
+
+# --- the graph -----------------------------------------------------------
+
+
+def grid_size(max_lane: int, n_brackets: int) -> int:
+    """``k``: the grid intervals per chunk, balancing the grid sent
+    (``k + 1`` values) against the values inside the brackets (about
+    ``2 c / k`` each)."""
+    return int(min(max(math.isqrt(2 * max(max_lane, 1) * max(n_brackets, 1)), 4), 4096))
+
+
+def quantile_graph(a: Any, axes: tuple[int, ...], keepdims: bool, plan: dict[str, Any]) -> Any:
+    """The lazy statistic of ``plan`` of the dask array ``a`` over ``axes``
+    (sorted, normalised): result shape ``q`` shape + kept shape (reduced
+    axes as length 1 with ``keepdims``), dtype ``plan["result_dtype"]``."""
+    import dask.array as da
+    from dask.base import tokenize
+    from dask.delayed import Delayed
+    from dask.graph_manipulation import bind
+    from dask.highlevelgraph import HighLevelGraph
+
+    token = tokenize(a, axes, keepdims, sorted(plan.items(), key=str))
+    kept = [i for i in range(a.ndim) if i not in axes]
+    max_lane = math.prod(max(a.chunks[i]) if a.chunks[i] else 0 for i in axes)
+    n_brackets = 1 if plan["median"] else len(plan["q"])
+    k = grid_size(max_lane, n_brackets)
+
+    stats_name = f"nanops-order-stats-{token}"
+    brackets_name = f"nanops-order-brackets-{token}"
+    barrier_name = f"nanops-order-barrier-{token}"
+    layer1: dict[Any, Any] = {}
+    kept_blocks = list(np.ndindex(*[a.numblocks[i] for i in kept]))
+    reduced_blocks = list(np.ndindex(*[a.numblocks[i] for i in axes]))
+
+    def full_index(kidx: tuple[int, ...], ridx: tuple[int, ...]) -> tuple[int, ...]:
+        idx = [0] * a.ndim
+        for i, v in zip(kept, kidx):
+            idx[i] = v
+        for i, v in zip(axes, ridx):
+            idx[i] = v
+        return tuple(idx)
+
+    def row_groups(kidx: tuple[int, ...]) -> list[slice]:
+        n_out = math.prod(a.chunks[i][v] for i, v in zip(kept, kidx))
+        step = max(1, -(-n_out // max(1, -(-n_out // _ROWS_PER_GROUP))))
+        return [slice(s, min(s + step, n_out)) for s in range(0, max(n_out, 1), step)]
+
+    bracket_keys = []
+    for kidx in kept_blocks:
+        stat_keys = []
+        groups = row_groups(kidx)
+        for ridx in reduced_blocks:
+            idx = full_index(kidx, ridx)
+            layer1[(stats_name, *idx)] = (_stats, (a.name, *idx), axes, k, groups)
+            stat_keys.append((stats_name, *idx))
+        for g in range(len(groups)):
+            layer1[(brackets_name, *kidx, g)] = (
+                _brackets, [(operator.getitem, key, g) for key in stat_keys], k, plan)
+            bracket_keys.append((brackets_name, *kidx, g))
+    layer1[barrier_name] = (len, bracket_keys)
+    graph1 = HighLevelGraph.from_collections(barrier_name, layer1, dependencies=[a])
+    barrier = Delayed(barrier_name, graph1)
+    again = bind(a, barrier, seed=token)  # the second pass, after every bracket
+
+    select_name = f"nanops-order-select-{token}"
+    out_name = f"nanops-order-{token}"
+    layer2: dict[Any, Any] = {}
+    lead = () if plan["q_shape"] is None else (0,) * len(plan["q_shape"])
+    finish_name = f"nanops-order-finish-{token}"
+    for kidx in kept_blocks:
+        select_keys = []
+        groups = row_groups(kidx)
+        group_keys = [(brackets_name, *kidx, g) for g in range(len(groups))]
+        for ridx in reduced_blocks:
+            idx = full_index(kidx, ridx)
+            layer2[(select_name, *idx)] = (_select, (again.name, *idx), axes, group_keys)
+            select_keys.append((select_name, *idx))
+        for g in range(len(groups)):
+            layer2[(finish_name, *kidx, g)] = (
+                _finish, [(operator.getitem, key, g) for key in select_keys],
+                (brackets_name, *kidx, g), plan)
+        block_shape = tuple(a.chunks[i][v] for i, v in zip(kept, kidx))
+        if keepdims:
+            out_idx = full_index(kidx, (0,) * len(axes))
+            shape = tuple(1 if i in axes else a.chunks[i][out_idx[i]] for i in range(a.ndim))
+        else:
+            out_idx, shape = kidx, block_shape
+        layer2[(out_name, *lead, *out_idx)] = (
+            _assemble, [(finish_name, *kidx, g) for g in range(len(groups))], plan, shape)
+    graph2 = HighLevelGraph.from_collections(
+        out_name, layer2, dependencies=[again, barrier])  # type: ignore[list-item]
+    if keepdims:
+        chunks = tuple(((1,) if i in axes else a.chunks[i]) for i in range(a.ndim))
+    else:
+        chunks = tuple(a.chunks[i] for i in kept)
+    if plan["q_shape"] is not None:
+        chunks = tuple((n,) for n in plan["q_shape"]) + chunks
+    meta = np.empty((0,) * len(chunks), plan["result_dtype"])
+    return da.Array(graph2, out_name, chunks, meta=meta)
