@@ -1201,7 +1201,7 @@ nan_functions! {
     /// ```
     /// use ndarray::array;
     /// let a = array![1.0, 3.0];
-    /// let v = nanops::move_exp_nanvar(&a, &[0.5], 0.0, -1)?;
+    /// let v: ndarray::ArrayD<f64> = nanops::move_exp_nanvar(&a, &[0.5], 0.0, -1)?;
     /// // biased variance 8/9, bias factor 1 − 1.25/1.5² = 4/9
     /// assert!(v[0].is_nan());
     /// assert!((v[1] - 2.0).abs() < 1e-12);
@@ -1219,7 +1219,7 @@ nan_functions! {
     /// ```
     /// use ndarray::array;
     /// let a = array![1.0, 3.0];
-    /// let s = nanops::move_exp_nanstd(&a, &[0.5], 0.0, -1)?;
+    /// let s: ndarray::ArrayD<f64> = nanops::move_exp_nanstd(&a, &[0.5], 0.0, -1)?;
     /// assert!((s[1] - 2f64.sqrt()).abs() < 1e-12);
     /// # Ok::<(), nanops::Error>(())
     /// ```
