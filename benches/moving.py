@@ -12,12 +12,20 @@ the ratio fastest peer / nanops. pandas works along axis 0 of a frame: the
     python3 benches/moving.py --write            # and rewrites BENCHMARKS.md's section
     python3 benches/moving.py --funcs mean,max --rounds 5
     python3 benches/moving.py --order --write    # median/quantile/rank: their own section
+    python3 benches/moving.py --exp --write      # move_exp_nan*: their own section
 
 The order statistics (``--order``): ``move_median`` against bottleneck and
 pandas' rolling median, ``move_quantile`` (q = 0.25, linear) against pandas'
 rolling quantile, ``move_rank`` against bottleneck (window 1000 only:
 bottleneck's rank is O(window) per step); they write the "Moving order
 statistics" section.
+
+The exponential functions (``--exp``): ``move_exp_nan{mean,sum,var,std,count}``
+with ``alpha=0.1``, ``min_weight=0`` against numbagg and pandas'
+``ewm(alpha=0.1, adjust=True, ignore_na=False)`` (numbagg's definition: a NaN
+position decays the older weights; ``ignore_na=True`` is another statistic),
+which has no count; they write the "Exponential moving windows" section (the
+window column is empty).
 """
 
 from __future__ import annotations
@@ -41,11 +49,17 @@ CASES = [((10_000_000,), -1), ((1000, 10000), -1), ((10000, 1000), 0)]
 WINDOWS = (10, 100, 1000)
 FUNCS = ("sum", "mean", "var", "std", "min", "max")
 ORDER_FUNCS = ("median", "quantile", "rank")
+EXP_FUNCS = ("exp_mean", "exp_sum", "exp_var", "exp_std", "exp_count")
+#: The alpha of the exponential functions.
+EXP_ALPHA = 0.1
 #: The windows of a function, where not WINDOWS.
-FUNC_WINDOWS = {"rank": (1000,)}
+FUNC_WINDOWS = {"rank": (1000,), **{f: (0,) for f in EXP_FUNCS}}
 
 
 def nanops_call(func: str, a: np.ndarray, w: int, axis: int) -> Callable[[], object]:
+    if func in EXP_FUNCS:
+        g = getattr(nanops, "move_exp_nan" + func[4:])
+        return lambda: g(a, alpha=EXP_ALPHA, axis=axis)
     if func == "quantile":
         return lambda: nanops.move_quantile(a, w, 0.25, 1, axis)
     f = getattr(nanops, f"move_{func}")
@@ -54,6 +68,8 @@ def nanops_call(func: str, a: np.ndarray, w: int, axis: int) -> Callable[[], obj
 
 def peers(func: str, a: np.ndarray, w: int, axis: int) -> dict[str, Callable[[], object]]:
     calls: dict[str, Callable[[], object]] = {}
+    if func in EXP_FUNCS:
+        return exp_peers(func, a, axis)
     name = f"move_{func}"
     if hasattr(bn, name):
         calls["bottleneck"] = lambda: getattr(bn, name)(a, w, min_count=1, axis=axis)
@@ -73,6 +89,19 @@ def peers(func: str, a: np.ndarray, w: int, axis: int) -> dict[str, Callable[[],
     return calls
 
 
+def exp_peers(func: str, a: np.ndarray, axis: int) -> dict[str, Callable[[], object]]:
+    stat = func[4:]
+    f = getattr(numbagg, "move_exp_nan" + stat)
+    calls: dict[str, Callable[[], object]] = {
+        "numbagg": lambda: f(a, alpha=EXP_ALPHA, axis=axis)}
+    obj: pd.Series | pd.DataFrame = (pd.Series(a) if a.ndim == 1
+                                     else pd.DataFrame(a if axis == 0 else a.T))
+    if stat != "count":
+        calls["pandas"] = lambda: getattr(
+            obj.ewm(alpha=EXP_ALPHA, adjust=True, ignore_na=False), stat)()
+    return calls
+
+
 def fastest(calls: dict[str, Callable[[], object]], rounds: int) -> dict[str, float]:
     best = {name: float("inf") for name in calls}
     for _ in range(rounds):
@@ -89,12 +118,16 @@ def main() -> None:
     parser.add_argument("--funcs", default=None, help="default: " + ",".join(FUNCS))
     parser.add_argument("--order", action="store_true",
                         help="the order statistics " + ",".join(ORDER_FUNCS))
+    parser.add_argument("--exp", action="store_true",
+                        help="the exponential functions " + ",".join(EXP_FUNCS))
     parser.add_argument("--windows", default=None, help="default: 10,100,1000")
     parser.add_argument("--dtypes", default="float64,float32")
     parser.add_argument("--write", action="store_true", help="rewrite BENCHMARKS.md's section")
     args = parser.parse_args()
-    funcs = (args.funcs or ",".join(ORDER_FUNCS if args.order else FUNCS)).split(",")
-    title = "Moving order statistics" if args.order else "Moving windows"
+    default = EXP_FUNCS if args.exp else ORDER_FUNCS if args.order else FUNCS
+    funcs = (args.funcs or ",".join(default)).split(",")
+    title = ("Exponential moving windows" if args.exp else
+             "Moving order statistics" if args.order else "Moving windows")
     warnings.simplefilter("ignore", RuntimeWarning)
     rng = np.random.default_rng(0)
     # numbagg compiles on first use: warm every kernel once
@@ -102,7 +135,9 @@ def main() -> None:
     for dt in ("float64", "float32"):
         for f in ("move_sum", "move_mean", "move_var", "move_std"):
             getattr(numbagg, f)(small.astype(dt), window=10, min_count=1)
-    head = (f"| {'shape':>14} | axis | dtype   | {'func':<8} | window | nanops ms | bottleneck ms "
+        for f in ("mean", "sum", "var", "std", "count"):
+            getattr(numbagg, "move_exp_nan" + f)(small.astype(dt), alpha=0.5)
+    head = (f"| {'shape':>14} | axis | dtype   | {'func':<9} | window | nanops ms | bottleneck ms "
             f"| numbagg ms | pandas ms | peer / nanops |")
     rule = "|" + "|".join("-" * (len(c)) for c in head.split("|")[1:-1]) + "|"
     lines = [head, rule]
@@ -113,7 +148,8 @@ def main() -> None:
             a = rng.standard_normal(shape).astype(dt)
             a[rng.random(shape) < 0.1] = np.nan
             for func in funcs:
-                windows = (tuple(int(w) for w in args.windows.split(",")) if args.windows
+                windows = (tuple(int(w) for w in args.windows.split(","))
+                           if args.windows and func not in EXP_FUNCS
                            else FUNC_WINDOWS.get(func, WINDOWS))
                 for w in windows:
                     calls = {"nanops": nanops_call(func, a, w, axis)}
@@ -121,7 +157,7 @@ def main() -> None:
                     best = fastest(calls, args.rounds)
                     peer = min(v for k, v in best.items() if k != "nanops")
                     cell = lambda k: f"{best[k] * 1e3:.1f}" if k in best else "—"  # noqa: E731
-                    line = (f"| {str(shape):>14} | {axis:>4} | {dt:<7} | {func:<8} | {w:>6} "
+                    line = (f"| {str(shape):>14} | {axis:>4} | {dt:<7} | {func:<9} | {('—' if func in EXP_FUNCS else w):>6} "
                             f"| {cell('nanops'):>9} | {cell('bottleneck'):>13} | {cell('numbagg'):>10} "
                             f"| {cell('pandas'):>9} | {peer / best['nanops']:>12.1f}x |")
                     print(line, flush=True)
@@ -129,7 +165,8 @@ def main() -> None:
     if args.write:
         path = Path(__file__).resolve().parent.parent / "BENCHMARKS.md"
         text = path.read_text()
-        cmd = "python3 benches/moving.py" + (" --order" if args.order else "") + " --write" + (
+        cmd = "python3 benches/moving.py" + (" --order" if args.order else "") + (
+            " --exp" if args.exp else "") + " --write" + (
             f" --rounds {args.rounds}" if args.rounds != 3 else "") + (
             f" --funcs {args.funcs}" if args.funcs else "") + (
             f" --windows {args.windows}" if args.windows else "")
@@ -137,7 +174,9 @@ def main() -> None:
             f"## {title}\n\n"
             f"`{cmd}` ({os.cpu_count()} CPUs; bottleneck {bn.__version__}, numbagg "
             f"{numbagg.__version__}, pandas {pd.__version__}; fastest of {args.rounds} interleaved "
-            "rounds; 10% NaN, `min_count=1`; pandas along axis 0 of a frame, the transposed one "
+            "rounds; 10% NaN, " + (f"`alpha={EXP_ALPHA}`, `min_weight=0`" if args.exp
+                                   else "`min_count=1`")
+            + "; pandas along axis 0 of a frame, the transposed one "
             "for axis -1):\n\n" + "\n".join(lines) + "\n"
         )
         if f"## {title}\n" in text:

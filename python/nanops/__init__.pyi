@@ -45,6 +45,11 @@ __all__ = [
     "move_median",
     "move_quantile",
     "move_rank",
+    "move_exp_nanmean",
+    "move_exp_nansum",
+    "move_exp_nanvar",
+    "move_exp_nanstd",
+    "move_exp_nancount",
     "ffill",
     "bfill",
     "push",
@@ -793,6 +798,46 @@ def move_rank(
     window: SupportsIndex,
     min_count: SupportsIndex | None = None,
     axis: SupportsIndex = -1,
+) -> npt.NDArray[np.floating[Any]]: ...
+def move_exp_nanmean(
+    a: npt.ArrayLike,
+    /,
+    *,
+    alpha: float | npt.ArrayLike,
+    min_weight: float = 0,
+    axis: SupportsIndex | tuple[SupportsIndex] | tuple[()] = -1,
+) -> npt.NDArray[np.floating[Any]]: ...
+def move_exp_nansum(
+    a: npt.ArrayLike,
+    /,
+    *,
+    alpha: float | npt.ArrayLike,
+    min_weight: float = 0,
+    axis: SupportsIndex | tuple[SupportsIndex] | tuple[()] = -1,
+) -> npt.NDArray[np.floating[Any]]: ...
+def move_exp_nanvar(
+    a: npt.ArrayLike,
+    /,
+    *,
+    alpha: float | npt.ArrayLike,
+    min_weight: float = 0,
+    axis: SupportsIndex | tuple[SupportsIndex] | tuple[()] = -1,
+) -> npt.NDArray[np.floating[Any]]: ...
+def move_exp_nanstd(
+    a: npt.ArrayLike,
+    /,
+    *,
+    alpha: float | npt.ArrayLike,
+    min_weight: float = 0,
+    axis: SupportsIndex | tuple[SupportsIndex] | tuple[()] = -1,
+) -> npt.NDArray[np.floating[Any]]: ...
+def move_exp_nancount(
+    a: npt.ArrayLike,
+    /,
+    *,
+    alpha: float | npt.ArrayLike,
+    min_weight: float = 0,
+    axis: SupportsIndex | tuple[SupportsIndex] | tuple[()] = -1,
 ) -> npt.NDArray[np.floating[Any]]: ...
 def ffill(
     a: _ArrayT, *, limit: SupportsIndex | None = None, axis: SupportsIndex = -1

@@ -19,7 +19,10 @@ from numpy.lib.array_utils import normalize_axis_index
 from . import _nanops
 from ._args import as_ndarray, kernel_input
 
-__all__ = ["moving", "moving_ddof", "moving_quantile", "fill", "push"]
+__all__ = ["moving", "moving_ddof", "moving_quantile", "moving_exp", "fill", "push"]
+
+#: The primitives of the exponential functions: ``(x, alpha, min_weight, axis)``.
+ExpPrimitive = Callable[[np.ndarray, np.ndarray, float, int], np.ndarray]
 
 
 def _integer(x: Any, name: str) -> int:
@@ -113,6 +116,88 @@ def moving_quantile(
     for i in range(1, qa.size):
         out[i] = _nanops.move_quantile(x, w, m, ax, float(qa[i]), method)
     return out
+
+
+def _real(v: Any, what: str) -> np.ndarray:
+    """``v`` as an array of bool, integers or floats (``TypeError`` otherwise,
+    as numbagg's gufuncs refuse other types)."""
+    arr = np.asarray(v)
+    if arr.dtype.kind not in "biuf":
+        raise TypeError(f"{what} must be real numbers, got {v!r}")
+    return arr
+
+
+def moving_exp(prim: ExpPrimitive, a: Any, alpha: Any, min_weight: Any, axis: Any) -> np.ndarray:
+    """``move_exp_nan*`` (``prim``: ``_nanops.move_exp_nan*``) with numbagg's
+    call: ``alpha`` a scalar or a list broadcast along the axis, a 1-d array
+    of the axis length, or an array whose ``axis`` is the moved one and whose
+    other axes broadcast to the input's (computed per distinct alpha lane);
+    ``axis`` an int or a 1-tuple (``()``: a copy of the input)."""
+    name = prim.__name__
+    if isinstance(axis, tuple):
+        if axis == ():
+            return np.array(a, copy=True)
+        if len(axis) > 1:
+            raise ValueError(f"Only one axis can be passed to {name}; got {axis}")
+        (axis,) = axis
+    x = kernel_input(as_ndarray(a))
+    axis = _integer(axis, "axis")
+    ax = normalize_axis_index(axis, x.ndim)
+    mw = _real(min_weight, "min_weight")
+    if mw.ndim != 0:
+        raise TypeError(f"min_weight must be a scalar, got an array of shape {mw.shape}")
+    weight = float(mw)
+    n = x.shape[ax]
+    mismatch = (f"{name}: Input operand 1 has a mismatch in its core dimension 0, with "
+                "gufunc signature (a),(a),()->(a) (size {} is different from {})")
+    if not isinstance(alpha, np.ndarray):
+        lane = np.broadcast_to(_real(alpha, "alpha"), (n,))
+    elif alpha.ndim == 0:
+        raise ValueError(f"{name}: Input operand 1 does not have enough dimensions (has 0, "
+                         "gufunc core with signature (a),(a),()->(a) requires 1)")
+    elif alpha.ndim == 1:
+        lane = _real(alpha, "alpha")
+        if lane.shape[0] != n:
+            raise ValueError(mismatch.format(lane.shape[0], n))
+    else:
+        return _exp_per_lane(prim, x, ax, np.moveaxis(_real(alpha, "alpha"), axis, -1),
+                             weight, mismatch)
+    lane = np.ascontiguousarray(lane, dtype=np.float64)
+    if n and bool((lane == lane[0]).all()):
+        lane = lane[:1]  # one alpha: the loops without a load per step
+    elif n == 0:
+        lane = np.zeros(1)
+    return prim(x, lane, weight, ax)
+
+
+def _exp_per_lane(prim: ExpPrimitive, x: np.ndarray, ax: int, alpha: np.ndarray, weight: float,
+                  mismatch: str) -> np.ndarray:
+    """:func:`moving_exp` for an alpha of two or more dimensions (its moved
+    axis last): the lanes that share an alpha lane computed by one call."""
+    xm = np.moveaxis(x, ax, -1)
+    n = xm.shape[-1]
+    if alpha.shape[-1] != n:
+        raise ValueError(mismatch.format(alpha.shape[-1], n))
+    loop = xm.shape[:-1]
+    if np.broadcast_shapes(loop, alpha.shape[:-1]) != loop:
+        raise ValueError(f"alpha of shape {alpha.shape} (moved axis last) does not broadcast "
+                         f"to the input's shape {xm.shape} along the other axes")
+    m = int(np.prod(loop, dtype=np.int64))
+    if m == 0 or n == 0:
+        return prim(x, np.zeros(1), weight, ax)
+    lanes = np.ascontiguousarray(np.broadcast_to(alpha, xm.shape), dtype=np.float64).reshape(m, n)
+    values = np.ascontiguousarray(xm).reshape(m, n)
+    distinct, which = np.unique(lanes, axis=0, return_inverse=True)
+    which = which.reshape(-1)
+    out: np.ndarray | None = None
+    for k in range(distinct.shape[0]):
+        rows = np.flatnonzero(which == k)
+        r = prim(values[rows], np.ascontiguousarray(distinct[k]), weight, 1)
+        if out is None:
+            out = np.empty((m, n), dtype=r.dtype)
+        out[rows] = r
+    assert out is not None
+    return np.ascontiguousarray(np.moveaxis(out.reshape(xm.shape), -1, ax))
 
 
 def fill(backward: bool, a: Any, limit: Any, axis: Any) -> np.ndarray:

@@ -82,6 +82,11 @@ __all__ = [
     "move_median",
     "move_quantile",
     "move_rank",
+    "move_exp_nanmean",
+    "move_exp_nansum",
+    "move_exp_nanvar",
+    "move_exp_nanstd",
+    "move_exp_nancount",
     "fill",
 ]
 
@@ -324,6 +329,41 @@ def move_quantile(
 def move_rank(a: np.ndarray, window: int, min_count: int | None, axis: int) -> np.ndarray:
     """Moving rank of each value in its window, in ``[-1, 1]``
     (bottleneck's); see ``move_sum``."""
+
+def move_exp_nanmean(
+    a: np.ndarray, alpha: np.ndarray, min_weight: float, axis: int
+) -> np.ndarray:
+    """Exponentially weighted moving mean, numbagg's; ``alpha`` a
+    contiguous float64 array of one value or one per position along
+    ``axis``; NaN where the decayed weight is below ``min_weight``."""
+
+def move_exp_nansum(
+    a: np.ndarray, alpha: np.ndarray, min_weight: float, axis: int
+) -> np.ndarray:
+    """Exponentially weighted moving sum (NaN before the first value), numbagg's; ``alpha`` a
+    contiguous float64 array of one value or one per position along
+    ``axis``; NaN where the decayed weight is below ``min_weight``."""
+
+def move_exp_nanvar(
+    a: np.ndarray, alpha: np.ndarray, min_weight: float, axis: int
+) -> np.ndarray:
+    """Exponentially weighted moving variance (bias-corrected), numbagg's; ``alpha`` a
+    contiguous float64 array of one value or one per position along
+    ``axis``; NaN where the decayed weight is below ``min_weight``."""
+
+def move_exp_nanstd(
+    a: np.ndarray, alpha: np.ndarray, min_weight: float, axis: int
+) -> np.ndarray:
+    """Exponentially weighted moving standard deviation, numbagg's; ``alpha`` a
+    contiguous float64 array of one value or one per position along
+    ``axis``; NaN where the decayed weight is below ``min_weight``."""
+
+def move_exp_nancount(
+    a: np.ndarray, alpha: np.ndarray, min_weight: float, axis: int
+) -> np.ndarray:
+    """Exponentially weighted moving count of non-NaN values, numbagg's; ``alpha`` a
+    contiguous float64 array of one value or one per position along
+    ``axis``; NaN where the decayed weight is below ``min_weight``."""
 
 def fill(a: np.ndarray, limit: int | None, axis: int, backward: bool) -> np.ndarray:
     """NaN replaced by the nearest non-NaN value before it (``backward``:

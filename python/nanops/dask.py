@@ -143,6 +143,8 @@ def route(name: str, a: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> A
     windows, the fills); ``NotImplemented`` otherwise."""
     if not isinstance(a, da.Array):
         return NotImplemented
+    if name.startswith("move_exp_"):
+        return NotImplemented  # a whole-history scan: no lazy form yet
     if name.startswith("move_"):
         return moving(name, a, *args, **kwargs)
     if name in ("ffill", "bfill"):

@@ -34,6 +34,7 @@ fn class(e: &nanops::Error) -> Class {
         E::UnknownMethod { .. } => Class::Value,
         E::InvalidWindow { .. } => Class::Value,
         E::InvalidMinCount { .. } => Class::Value,
+        E::AlphaLength { .. } => Class::Value,
         E::OutOfMemory { .. } => Class::Memory,
         E::LabelsShape { .. } => Class::Value,
         E::LabelOutOfRange { .. } => Class::Value,

@@ -17,7 +17,7 @@ use nanops::stats::{
     NanStd, NanSum, NanVar,
 };
 use nanops::{Axes, Ddof, NanPolicy, QuantileMethod};
-use numpy::{PyReadonlyArrayDyn, PyUntypedArray, PyUntypedArrayMethods};
+use numpy::{PyReadonlyArray1, PyReadonlyArrayDyn, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
@@ -146,6 +146,31 @@ primitives! {
     /// Moving rank of each value in its window, bottleneck's (NaN where fewer than `min_count` non-NaN values).
     fn move_rank(a, window: usize, min_count: Option<usize>, axis: isize) -> Out [real] |v|
         to_py(a.py(), guard(a.py(), a.len(), || nanops::move_rank(&v, window, min_count, axis))?, false);
+    /// Exponentially weighted moving mean, numbagg's (`alpha`: one value or one per position; NaN where the weight is below `min_weight`).
+    fn move_exp_nanmean(a, alpha: PyReadonlyArray1<'py, f64>, min_weight: f64, axis: isize) -> Out [real] |v| {
+        let alpha = alpha.as_slice()?;
+        to_py(a.py(), guard(a.py(), a.len(), || nanops::move_exp_nanmean(&v, alpha, min_weight, axis))?, false)
+    };
+    /// Exponentially weighted moving sum, numbagg's (`alpha`: one value or one per position; NaN where the weight is below `min_weight`).
+    fn move_exp_nansum(a, alpha: PyReadonlyArray1<'py, f64>, min_weight: f64, axis: isize) -> Out [real] |v| {
+        let alpha = alpha.as_slice()?;
+        to_py(a.py(), guard(a.py(), a.len(), || nanops::move_exp_nansum(&v, alpha, min_weight, axis))?, false)
+    };
+    /// Exponentially weighted moving variance, numbagg's (`alpha`: one value or one per position; NaN where the weight is below `min_weight`).
+    fn move_exp_nanvar(a, alpha: PyReadonlyArray1<'py, f64>, min_weight: f64, axis: isize) -> Out [real] |v| {
+        let alpha = alpha.as_slice()?;
+        to_py(a.py(), guard(a.py(), a.len(), || nanops::move_exp_nanvar(&v, alpha, min_weight, axis))?, false)
+    };
+    /// Exponentially weighted moving standard deviation, numbagg's (`alpha`: one value or one per position; NaN where the weight is below `min_weight`).
+    fn move_exp_nanstd(a, alpha: PyReadonlyArray1<'py, f64>, min_weight: f64, axis: isize) -> Out [real] |v| {
+        let alpha = alpha.as_slice()?;
+        to_py(a.py(), guard(a.py(), a.len(), || nanops::move_exp_nanstd(&v, alpha, min_weight, axis))?, false)
+    };
+    /// Exponentially weighted moving count, numbagg's (`alpha`: one value or one per position; NaN where the weight is below `min_weight`).
+    fn move_exp_nancount(a, alpha: PyReadonlyArray1<'py, f64>, min_weight: f64, axis: isize) -> Out [real] |v| {
+        let alpha = alpha.as_slice()?;
+        to_py(a.py(), guard(a.py(), a.len(), || nanops::move_exp_nancount(&v, alpha, min_weight, axis))?, false)
+    };
     /// NaN filled forwards (`backward`: backwards) at most `limit` positions.
     fn fill(a, limit: Option<usize>, axis: isize, backward: bool) -> Out [all] |v|
         to_py(a.py(), guard(a.py(), a.len(), || if backward {

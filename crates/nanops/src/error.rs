@@ -72,6 +72,14 @@ pub enum Error {
         /// The window.
         window: usize,
     },
+    /// An exponential moving function's `alpha` of a length other than one
+    /// or the axis length (numbagg's core-dimension `ValueError`).
+    AlphaLength {
+        /// The number of values of `alpha` given.
+        found: usize,
+        /// The length of the axis moved along.
+        len: usize,
+    },
     /// A buffer the call needs (its result, a scratch copy) cannot be allocated
     /// (NumPy's `MemoryError`).
     ///
@@ -151,6 +159,10 @@ impl fmt::Display for Error {
             Error::InvalidMinCount { min_count, window } => write!(
                 f,
                 "min_count ({min_count}) cannot be greater than window ({window})"
+            ),
+            Error::AlphaLength { found, len } => write!(
+                f,
+                "alpha has {found} values; it must have one, or one per position of the axis ({len})"
             ),
             Error::OutOfMemory { bytes } if *bytes == usize::MAX => {
                 write!(f, "Unable to allocate the memory needed (its size overflows usize)")

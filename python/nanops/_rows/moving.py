@@ -44,6 +44,34 @@ def _moving_row(
     )
 
 
+#: What every ``move_exp_*`` function takes, put into each docstring in
+#: place of its line ``EXP RULES`` (:func:`_exp_row`).
+_EXP_RULES: Final = """\
+``alpha`` is a scalar, a list or 1-d array with one value per position
+along ``axis``, or an array whose ``axis`` is the moved one and whose
+other axes broadcast to the input's; its values are not checked (0 to 1
+makes sense).  ``min_weight``: a position whose decayed sum of the
+alphas of its values (``weight = d * weight + alpha``) is below it
+gives NaN.  ``axis`` is an int or a 1-tuple.  Any ndim and layout;
+float32 stays float32 and float16 float16 (numbagg gives float64 for
+both), integers and bool give float64; computed in float64 with
+numbagg's operations in its order, rounded once.  NumPy has no such
+function; dask arrays are not supported."""
+
+
+def _exp_row(name: str, doc: str) -> Row:
+    """The row of ``name``: numbagg's call, its primitive ``_nanops.<name>``
+    through :func:`nanops._moving.moving_exp`, no NumPy fallback, and
+    ``doc`` with its line ``EXP RULES`` filled in."""
+    return Row(
+        name=name,
+        signature="a, /, *, alpha, min_weight=0, axis=-1",
+        general=General(_moving.moving_exp, getattr(_nanops, name)),
+        fallback=UNSUPPORTED,  # NumPy has no move_exp_* functions
+        doc=inspect.cleandoc(doc).replace("EXP RULES", _EXP_RULES),
+    )
+
+
 #: The rows, in the order of ``nanops.__all__``.
 ROWS: Final[tuple[Row, ...]] = (
     # --- moving windows (not in NumPy) ---------------------------------------
@@ -285,6 +313,94 @@ ROWS: Final[tuple[Row, ...]] = (
         >>> import numpy as np, nanops
         >>> nanops.move_rank(np.array([3.0, 1.0, 2.0, 2.0]), 3, min_count=1)
         array([ 0. , -1. ,  0. ,  0.5])
+        """,
+    ),
+    _exp_row(
+        "move_exp_nanmean",
+        """
+        Exponentially weighted moving mean along an axis, ignoring NaN.
+
+        numbagg's ``move_exp_nanmean``: at each position, with ``d = 1 -
+        alpha``, the decayed sums ``sx = d * sx + x`` and ``sw = d * sw + 1``
+        (a NaN position only decays them), and the result ``sx / sw``;
+        pandas' ``ewm(alpha=alpha, adjust=True, ignore_na=False,
+        min_periods=1).mean()``.
+        EXP RULES
+
+        Examples
+        --------
+        >>> import numpy as np, nanops
+        >>> nanops.move_exp_nanmean(np.array([1.0, np.nan, 4.0]), alpha=0.5)
+        array([1. , 1. , 3.4])
+        """,
+    ),
+    _exp_row(
+        "move_exp_nansum",
+        """
+        Exponentially weighted moving sum along an axis, ignoring NaN.
+
+        numbagg's ``move_exp_nansum``: the decayed sum ``sx`` of
+        :func:`move_exp_nanmean` (NaN before the first value that is not NaN).
+        EXP RULES
+
+        Examples
+        --------
+        >>> import numpy as np, nanops
+        >>> nanops.move_exp_nansum(np.array([np.nan, 2.0, np.nan, 4.0]), alpha=0.5)
+        array([nan, 2. , 1. , 4.5])
+        """,
+    ),
+    _exp_row(
+        "move_exp_nanvar",
+        """
+        Exponentially weighted moving variance along an axis, ignoring NaN.
+
+        numbagg's ``move_exp_nanvar`` (pandas' ``ewm(alpha=alpha,
+        adjust=True, ignore_na=False).var()``, bias-corrected): with the
+        decayed sums of :func:`move_exp_nanmean`, ``sx2 = d * sx2 + x**2``
+        and ``sw2 = d**2 * sw2 + 1``, the result ``(sx2 / sw - (sx / sw)**2)
+        / (1 - sw2 / sw**2)`` where that bias factor is positive, NaN
+        elsewhere (numbagg's sums of squares: digits are lost where the
+        mean is large against the spread).
+        EXP RULES
+
+        Examples
+        --------
+        >>> import numpy as np, nanops
+        >>> nanops.move_exp_nanvar(np.array([1.0, 3.0]), alpha=0.5)
+        array([nan,  2.])
+        """,
+    ),
+    _exp_row(
+        "move_exp_nanstd",
+        """
+        Exponentially weighted moving standard deviation, ignoring NaN.
+
+        numbagg's ``move_exp_nanstd``: the square root of
+        :func:`move_exp_nanvar`.
+        EXP RULES
+
+        Examples
+        --------
+        >>> import numpy as np, nanops
+        >>> nanops.move_exp_nanstd(np.array([1.0, 3.0]), alpha=0.5)
+        array([       nan, 1.41421356])
+        """,
+    ),
+    _exp_row(
+        "move_exp_nancount",
+        """
+        Exponentially weighted moving count of the values that are not NaN.
+
+        numbagg's ``move_exp_nancount``: the decayed count ``sw`` of
+        :func:`move_exp_nanmean`.
+        EXP RULES
+
+        Examples
+        --------
+        >>> import numpy as np, nanops
+        >>> nanops.move_exp_nancount(np.array([1.0, np.nan, 1.0]), alpha=0.5)
+        array([1.  , 0.5 , 1.25])
         """,
     ),
     Row(

@@ -40,8 +40,9 @@ use crate::reduce::{
     NanCount, NanKurt, NanMax, NanMean, NanMin, NanProd, NanSkew, NanStd, NanSum, NanVar,
 };
 use crate::scan::{
-    run_lanes, scan, scan_flat, CumProd, CumSum, Fill, LaneKernel, MoveCount, MoveExtremum,
-    MoveMean, MoveMedian, MoveQuantile, MoveRank, MoveSum, MoveVar, Scanner, WindowSpec,
+    run_lanes, scan, scan_flat, CumProd, CumSum, ExpStat, Fill, LaneKernel, MoveCount, MoveExp,
+    MoveExtremum, MoveMean, MoveMedian, MoveQuantile, MoveRank, MoveSum, MoveVar, Scanner,
+    WindowSpec,
 };
 use crate::statistic::into_dim;
 use crate::statistic::Statistic;
@@ -1132,6 +1133,115 @@ nan_functions! {
     /// ```
     window fn move_rank, move_rank_axis(window: usize, min_count: Option<usize>) -> E::Value
         where E: QuantileElement = MoveRank(spec(window, min_count));
+
+    /// Exponentially weighted moving mean of the non-NaN values along
+    /// `axis`, as numbagg's `move_exp_nanmean`: at position `i`, with
+    /// `dᵢ = 1 − αᵢ`, every decayed sum is multiplied by `dᵢ` (NaN
+    /// positions decay the history too), then takes `xᵢ` unless it is NaN:
+    ///
+    /// ```text
+    /// Σx ← dᵢ·Σx + xᵢ    Σw ← dᵢ·Σw + 1    weight ← dᵢ·weight + αᵢ
+    /// out[i] = Σx / Σw   where weight ≥ min_weight, else NaN
+    /// ```
+    ///
+    /// `alpha` holds one value for every position, or one per position of
+    /// the axis (`αᵢ`); its values are not checked (numbagg's: `0..=1` makes
+    /// sense). Computed in `f64` with numbagg's operations in its order,
+    /// rounded once to the result type (`f64` for integers and `bool`).
+    ///
+    /// # Errors
+    /// [`Error::AlphaLength`](crate::Error::AlphaLength) for an `alpha` of
+    /// neither one value nor the axis length; axis errors.
+    ///
+    /// ```
+    /// use ndarray::array;
+    /// let a = array![1.0, f64::NAN, 4.0];
+    /// let m = nanops::move_exp_nanmean(&a, &[0.5], 0.0, -1)?;
+    /// // at the last position: (0.25·1 + 4) / (0.25 + 1)
+    /// assert_eq!(m, array![1.0, 1.0, 3.4].into_dyn());
+    /// # Ok::<(), nanops::Error>(())
+    /// ```
+    window fn move_exp_nanmean, move_exp_nanmean_axis(alpha: &[f64], min_weight: f64) -> E::Value
+        where E: QuantileElement = MoveExp { stat: ExpStat::Mean, alpha, min_weight };
+
+    /// Exponentially weighted moving sum of the non-NaN values, as numbagg's
+    /// `move_exp_nansum`: `Σx` of [`move_exp_nanmean`], NaN before the
+    /// first non-NaN value and where `weight < min_weight`.
+    ///
+    /// # Errors
+    /// As [`move_exp_nanmean`].
+    ///
+    /// ```
+    /// use ndarray::array;
+    /// let a = array![f64::NAN, 2.0, f64::NAN, 4.0];
+    /// let s = nanops::move_exp_nansum(&a, &[0.5], 0.0, -1)?;
+    /// assert!(s[0].is_nan());
+    /// assert_eq!((s[1], s[2], s[3]), (2.0, 1.0, 4.5));
+    /// # Ok::<(), nanops::Error>(())
+    /// ```
+    window fn move_exp_nansum, move_exp_nansum_axis(alpha: &[f64], min_weight: f64) -> E::Value
+        where E: QuantileElement = MoveExp { stat: ExpStat::Sum, alpha, min_weight };
+
+    /// Exponentially weighted moving variance of the non-NaN values, as
+    /// numbagg's `move_exp_nanvar` (pandas' `ewm(...).var(bias=False)`):
+    /// with the decayed sums of [`move_exp_nanmean`] and
+    /// `Σx² ← dᵢ·Σx² + xᵢ²`, `Σw² ← dᵢ²·Σw² + 1`,
+    ///
+    /// ```text
+    /// out[i] = (Σx²/Σw − (Σx/Σw)²) / (1 − Σw²/Σw²)
+    /// ```
+    ///
+    /// where `weight ≥ min_weight` and the bias factor `1 − Σw²/Σw²` is
+    /// positive, NaN elsewhere (numbagg's sums of squares, whose difference
+    /// loses digits when the values' mean is large against their spread).
+    ///
+    /// # Errors
+    /// As [`move_exp_nanmean`].
+    ///
+    /// ```
+    /// use ndarray::array;
+    /// let a = array![1.0, 3.0];
+    /// let v: ndarray::ArrayD<f64> = nanops::move_exp_nanvar(&a, &[0.5], 0.0, -1)?;
+    /// // biased variance 8/9, bias factor 1 − 1.25/1.5² = 4/9
+    /// assert!(v[0].is_nan());
+    /// assert!((v[1] - 2.0).abs() < 1e-12);
+    /// # Ok::<(), nanops::Error>(())
+    /// ```
+    window fn move_exp_nanvar, move_exp_nanvar_axis(alpha: &[f64], min_weight: f64) -> E::Value
+        where E: QuantileElement = MoveExp { stat: ExpStat::Var, alpha, min_weight };
+
+    /// Exponentially weighted moving standard deviation: the square root of
+    /// [`move_exp_nanvar`], as numbagg's `move_exp_nanstd`.
+    ///
+    /// # Errors
+    /// As [`move_exp_nanmean`].
+    ///
+    /// ```
+    /// use ndarray::array;
+    /// let a = array![1.0, 3.0];
+    /// let s: ndarray::ArrayD<f64> = nanops::move_exp_nanstd(&a, &[0.5], 0.0, -1)?;
+    /// assert!((s[1] - 2f64.sqrt()).abs() < 1e-12);
+    /// # Ok::<(), nanops::Error>(())
+    /// ```
+    window fn move_exp_nanstd, move_exp_nanstd_axis(alpha: &[f64], min_weight: f64) -> E::Value
+        where E: QuantileElement = MoveExp { stat: ExpStat::Std, alpha, min_weight };
+
+    /// Exponentially weighted moving count of the non-NaN values, as
+    /// numbagg's `move_exp_nancount`: `Σw` of [`move_exp_nanmean`] (NaN
+    /// where `weight < min_weight`).
+    ///
+    /// # Errors
+    /// As [`move_exp_nanmean`].
+    ///
+    /// ```
+    /// use ndarray::array;
+    /// let a = array![1.0, f64::NAN, 1.0];
+    /// let c = nanops::move_exp_nancount(&a, &[0.5], 0.0, 0)?;
+    /// assert_eq!(c, array![1.0, 0.5, 1.25].into_dyn());
+    /// # Ok::<(), nanops::Error>(())
+    /// ```
+    window fn move_exp_nancount, move_exp_nancount_axis(alpha: &[f64], min_weight: f64) -> E::Value
+        where E: QuantileElement = MoveExp { stat: ExpStat::Count, alpha, min_weight };
 
     /// Forward fill: each NaN replaced by the last non-NaN value before it
     /// along `axis`, if that is at most `limit` positions back (`None`: any

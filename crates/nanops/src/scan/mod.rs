@@ -14,6 +14,7 @@
 
 mod cumulative;
 mod driver;
+mod exponential;
 mod fill;
 mod moving;
 mod ordered;
@@ -23,6 +24,7 @@ mod window_driver;
 
 pub(crate) use cumulative::{CumProd, CumSum};
 pub(crate) use driver::{scan, scan_flat};
+pub(crate) use exponential::{ExpStat, MoveExp};
 pub(crate) use fill::Fill;
 pub(crate) use moving::{MoveCount, MoveExtremum, MoveMean, MoveSum, MoveVar};
 pub(crate) use ordered::{MoveMedian, MoveQuantile, MoveRank};

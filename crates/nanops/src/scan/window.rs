@@ -50,6 +50,15 @@ pub(crate) trait LaneKernel<E: Element>: Sync {
     fn rows_tile(&self) -> Option<usize> {
         None
     }
+    /// Whether lanes contiguous in the input and the output (the last axis
+    /// of a C array) also run side by side: groups of them are transposed
+    /// into scratch, computed by [`LaneKernel::rows`] and transposed back
+    /// (for kernels whose one lane is a chain of dependent steps, which
+    /// side-by-side lanes run in SIMD lanes instead). Needs
+    /// [`LaneKernel::rows_tile`].
+    fn side_lanes(&self) -> bool {
+        false
+    }
     /// Computes `width` lanes side by side (at most [`LaneKernel::rows_tile`]),
     /// every position of each: position `i` of lane `c` is read at
     /// `src + i·stride_in + c` and written at `dst + i·stride_out + c`.

@@ -176,6 +176,14 @@ unsafe fn lanes<E: Element, K: LaneKernel<E>>(
     let mut out_at = Odometer::new(&out_dims, plan.out_base, from);
     let axis = plan.axis;
     let (len, step_in, step_out) = (axis.dim.len, axis.dim.stride, axis.out_stride);
+    if let Some(group) = k.rows_tile().filter(|_| k.side_lanes()) {
+        let group = group.min(SIDE_LANES);
+        if step_in == 1 && step_out == 1 && to - from >= 2 && len <= MAX_SIDE_LEN {
+            // SAFETY: as this function's contract; the lanes are contiguous.
+            unsafe { side_lanes(k, group, &mut at, &mut out_at, src, dst, len, to - from) };
+            return;
+        }
+    }
     let mut xs_buf: Vec<E> = Vec::new();
     let mut ys_buf: Vec<MaybeUninit<K::Output>> = Vec::new();
     let mut scratch = Vec::new();
@@ -203,6 +211,99 @@ unsafe fn lanes<E: Element, K: LaneKernel<E>>(
         }
         at.advance();
         out_at.advance();
+    }
+}
+
+/// Lanes in one group of [`side_lanes`].
+const SIDE_LANES: usize = 16;
+/// Positions of a group transposed at a time by [`side_lanes`].
+const TRANSPOSE_BLOCK: usize = 64;
+/// The longest lanes [`side_lanes`] transposes (its scratch holds
+/// `SIDE_LANES` of them).
+const MAX_SIDE_LEN: usize = 1 << 16;
+
+/// `count` contiguous lanes from the odometers' positions, in groups of
+/// `group`: each group transposed into scratch (position `i` of lane `c` at
+/// `i·group + c`), computed side by side by [`LaneKernel::rows`] and
+/// transposed back; a last group of one lane runs [`LaneKernel::part`].
+///
+/// # Safety
+/// As [`run_units`]; the lanes are contiguous in the input and the output.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+unsafe fn side_lanes<E: Element, K: LaneKernel<E>>(
+    k: &K,
+    group: usize,
+    at: &mut Odometer<'_>,
+    out_at: &mut Odometer<'_>,
+    src: *const E,
+    dst: *mut K::Output,
+    len: usize,
+    count: usize,
+) {
+    let mut xt: Vec<E> = vec![E::default(); group * len];
+    let mut yt: Vec<MaybeUninit<K::Output>> = vec![MaybeUninit::uninit(); group * len];
+    let mut ins: Vec<*const E> = Vec::with_capacity(group);
+    let mut outs: Vec<*mut K::Output> = Vec::with_capacity(group);
+    let mut done = 0;
+    while done < count {
+        let w = group.min(count - done);
+        ins.clear();
+        outs.clear();
+        for _ in 0..w {
+            // SAFETY: offsets from the plan lie in the view and in the output.
+            unsafe {
+                ins.push(src.offset(at.offset));
+                outs.push(dst.offset(out_at.offset));
+            }
+            at.advance();
+            out_at.advance();
+        }
+        done += w;
+        if w == 1 {
+            // SAFETY: the lane is contiguous, `len` values in and out.
+            unsafe {
+                let xs = std::slice::from_raw_parts(ins[0], len);
+                let ys =
+                    std::slice::from_raw_parts_mut(outs[0].cast::<MaybeUninit<K::Output>>(), len);
+                k.part(xs, 0, ys, &mut Vec::new());
+            }
+            continue;
+        }
+        // blocks of positions, so that the scratch rows being written stay
+        // in L1 while every lane's run of them is read
+        for i0 in (0..len).step_by(TRANSPOSE_BLOCK) {
+            let i1 = (i0 + TRANSPOSE_BLOCK).min(len);
+            for (c, &x) in ins.iter().enumerate() {
+                // SAFETY: as above.
+                let run = unsafe { std::slice::from_raw_parts(x.add(i0), i1 - i0) };
+                for (row, &v) in xt[i0 * w..i1 * w].chunks_exact_mut(w).zip(run) {
+                    row[c] = v;
+                }
+            }
+        }
+        // SAFETY: rows `0..len` of `w` lanes at stride `w` lie in the scratch.
+        unsafe {
+            k.rows(
+                xt.as_ptr(),
+                w as isize,
+                yt.as_mut_ptr().cast::<K::Output>(),
+                w as isize,
+                len,
+                w,
+            );
+        }
+        for i0 in (0..len).step_by(TRANSPOSE_BLOCK) {
+            let i1 = (i0 + TRANSPOSE_BLOCK).min(len);
+            for (c, &y) in outs.iter().enumerate() {
+                for (k, row) in yt[i0 * w..i1 * w].chunks_exact(w).enumerate() {
+                    // SAFETY: the kernel wrote every position of the
+                    // scratch's `w` lanes; the lane's outputs are this
+                    // unit's alone.
+                    unsafe { y.add(i0 + k).write(row[c].assume_init()) };
+                }
+            }
+        }
     }
 }
 
