@@ -11,6 +11,17 @@ benches/speedups.png.
     python3 benches/compare.py --cold     # large cases from main memory
     python3 benches/compare.py --quick    # fewer repeats
     python3 benches/compare.py --baseline DIR   # also time an earlier build
+    python3 benches/compare.py --layouts         # the layouts of real gappy data
+    python3 benches/compare.py --layouts --cold  # the same from main memory
+
+``--layouts`` times the shapes real data has instead of the synthetic ones:
+climate cubes (time, lat, lon) reduced over time and over (lat, lon), sensor
+tables along either axis, an image stack along axis 0, and many short rows;
+float64 and float32, 10% NaN scattered plus all-NaN lanes (a land/sea mask,
+dead sensors). Its floor is the fastest NumPy streaming read of the same
+bytes (``np.add.reduce`` of a NaN-free copy along the same axes, or over its
+flat memory), and each row gets the issue's target and whether it is met.
+It writes its own sections of BENCHMARKS.md.
 
 ``--baseline DIR`` times, interleaved with the others in the same rounds, an
 earlier build of nanops: ``DIR/nanops_baseline`` is a copy of an earlier
@@ -61,6 +72,27 @@ SHAPES: list[tuple[tuple[int, ...], int | tuple[int, ...] | None]] = [
     ((100, 200, 300), (0, 2)),
     ((1000,), None),
 ]
+#: The layouts real data has (``--layouts``): (label, shape, axis, masked axes).
+#: The masked axes hold a fixed pattern of all-NaN lanes along the others
+#: (land/sea mask of a cube's (lat, lon); dead sensors; masked pixels).
+LAYOUTS: list[tuple[str, tuple[int, ...], int | tuple[int, ...], tuple[int, ...]]] = [
+    ("climate cube", (365, 36, 72), 0, (1, 2)),
+    ("climate cube", (365, 36, 72), (1, 2), (1, 2)),
+    ("climate cube", (1460, 181, 360), 0, (1, 2)),
+    ("climate cube", (1460, 181, 360), (1, 2), (1, 2)),
+    ("sensor table", (1_000_000, 20), 0, (1,)),
+    ("sensor table", (1_000_000, 20), 1, (1,)),
+    ("image stack", (64, 1024, 1024), 0, (1, 2)),
+    ("short rows", (100_000, 10), 1, ()),
+]
+
+#: NumPy's nanquantile along an axis runs a Python loop over the lanes
+#: (tens of microseconds each): beyond this many lanes it is not timed.
+NUMPY_QUANTILE_MAX_LANES = 100_000
+
+STREAMING = {"nansum", "nanmean", "nanvar", "nanstd", "nanargmax"}
+EXTREMA = {"nanmin", "nanmax"}
+
 FUNCS = [
     "nansum", "nanmean", "nanvar", "nanstd", "nanmin", "nanmax", "nanargmax",
     "nanmedian", "nanquantile(0.5)", "nanquantile([.1,.5,.9])",
@@ -207,6 +239,100 @@ def data(shape, dtype, rng) -> np.ndarray:
     return a
 
 
+def gappy(shape, dtype, masked: tuple[int, ...], rng) -> np.ndarray:
+    """10% NaN at random, plus about 10% all-NaN lanes: the positions along
+    `masked` (a land/sea mask, dead sensors) that are NaN at every position
+    of the other axes."""
+    a = rng.random(shape, dtype=np.float64 if dtype == np.float64 else np.float32)
+    a *= 100
+    a[rng.random(shape, dtype=np.float32) < 0.1] = np.nan
+    if masked:
+        mask_shape = tuple(n if i in masked else 1 for i, n in enumerate(shape))
+        mask = np.random.default_rng(1).random(mask_shape) < 0.1
+        np.copyto(a, np.nan, where=mask)
+    return a
+
+
+def target(name: str, size: int, r: dict) -> str:
+    """The issue's target for a row and whether it is met."""
+    ours, floor, peers = r["nanops"], r["floor"], r["peers"]
+    best = min(peers.values()) if peers else None
+    big = size >= 1_000_000
+    if name in EXTREMA:
+        goal = ">= NumPy" + (", <= 1.5x floor" if big else "")
+        ok = r.get("numpy") is None or ours <= r["numpy"]
+        ok = ok and (not big or ours <= 1.5 * floor)
+    elif name in STREAMING:
+        goal = ">= 2x peers" + (", <= 1.5x floor" if big else "")
+        ok = (best is None or best >= 2 * ours) and (not big or ours <= 1.5 * floor)
+    else:
+        goal = "<= 3x floor" if big else ">= 3x peers"
+        ok = ours <= 3 * floor if big else (best is None or best >= 3 * ours)
+    return f"{goal}: {'met' if ok else 'MISS'}"
+
+
+def run_layouts(repeats: int, budget: float, cold: bool = False, only: str = "") -> list[dict]:
+    """The layouts of real data (``LAYOUTS``), float64 and float32."""
+    rows = []
+    warnings.simplefilter("ignore")
+    before = Evictor() if cold else None
+    for dtype in (np.float64, np.float32):
+        for label, shape, axis, masked in LAYOUTS:
+            size = int(np.prod(shape))
+            if cold and size < 1_000_000:
+                continue  # small inputs live in cache whatever one does
+            if only and only not in f"{np.dtype(dtype).name} {shape} {axis}":
+                continue
+            rng = np.random.default_rng(0)
+            a = gappy(shape, dtype, masked, rng)
+            clean = np.nan_to_num(a)
+            flat = clean.reshape(-1)
+            lanes = size // int(np.prod([shape[i] for i in np.atleast_1d(axis)]))
+            for name in FUNCS:
+                if name == "nanargmax" and not single_axis(axis):
+                    continue  # argmax takes one axis
+                libs = impls(name, axis)
+                if name.startswith("nanquantile") and lanes > NUMPY_QUANTILE_MAX_LANES:
+                    libs["numpy"] = None
+                fixed = None
+                if name == "nanargmax":
+                    # all-NaN lanes raise in every library: give each one
+                    # value at the first position (restored afterwards)
+                    allnan = np.isnan(a).all(axis=axis)
+                    fixed = np.moveaxis(a, axis, 0)
+                    fixed[0][allnan] = 0.0
+                fns = {lib: (lambda fn=fn: fn(a)) for lib, fn in libs.items() if fn is not None}
+                fns["floor_axis"] = lambda: np.add.reduce(clean, axis=axis)
+                fns["floor_flat"] = lambda: np.add.reduce(flat)
+                measured = timings(fns, repeats, budget, before)
+                if fixed is not None:
+                    fixed[0][allnan] = np.nan
+                floor = min(measured.pop("floor_axis"), measured.pop("floor_flat"))
+                times: dict[str, float | None] = {lib: measured.get(lib) for lib in libs}
+                peers = {k: v for k, v in times.items()
+                         if k not in ("nanops", "baseline") and v is not None}
+                best_peer = min(peers, key=peers.get) if peers else None
+                ours = times["nanops"]
+                row = {
+                    "dtype": np.dtype(dtype).name, "shape": shape, "axis": axis, "func": name,
+                    "label": label, **times, "floor": floor, "peers": peers,
+                    "best_peer": best_peer,
+                    "speedup": (peers[best_peer] / ours) if best_peer else None,
+                    "over_floor": ours / floor,
+                    "vs_baseline": ours / times["baseline"] if times.get("baseline") else None,
+                }
+                row["target"] = target(name, size, row)
+                rows.append(row)
+                print(f"{np.dtype(dtype).name:8} {str(shape):16} {str(axis):7} {name:26} "
+                      f"nanops {ours*1e3:9.3f} ms  best peer {best_peer or '-':10} "
+                      f"x{row['speedup'] or float('nan'):7.2f}  floor x{row['over_floor']:6.2f}  "
+                      f"{row['target']}"
+                      + (f"  new/old {row['vs_baseline']:5.2f}" if row["vs_baseline"] else ""),
+                      flush=True)
+            del a, clean, flat
+    return rows
+
+
 def run(repeats: int, budget: float, cold: bool = False, only: str = "") -> list[dict]:
     rng = np.random.default_rng(0)
     rows = []
@@ -259,6 +385,9 @@ def table(rows: list[dict]) -> list[str]:
     """The Markdown table of `rows` (with a ``new/old`` column when a baseline was timed)."""
     with_base = any(r.get("vs_baseline") for r in rows)
     extra_head, extra_rule = (" new/old |", "---:|") if with_base else ("", "")
+    if any("target" in r for r in rows):
+        extra_head += " target |"
+        extra_rule += "---|"
     lines = [
         "| dtype | shape | axis | function | nanops | NumPy | bottleneck | numbagg | floor | speed-up | × floor |"
         + extra_head,
@@ -271,6 +400,7 @@ def table(rows: list[dict]) -> list[str]:
             f"| {r['dtype']} | {r['shape']} | {r['axis']} | {r['func']} | {fmt(r['nanops'])} | "
             f"{fmt(r['numpy'])} | {fmt(r['bottleneck'])} | {fmt(r['numbagg'])} | {fmt(r['floor'])} | "
             f"{sp} | {r['over_floor']:.2f} |" + base
+            + (f" {r['target']} |" if "target" in r else "")
         )
     return lines
 
@@ -303,6 +433,39 @@ def write_cold(rows: list[dict], command: str) -> None:
     parts = sections(out.read_text()) if out.exists() else {"": ""}
     parts[COLD] = body
     order = ["", COLD] + [k for k in parts if k not in ("", COLD)]
+    out.write_text("\n".join(parts[k].rstrip("\n") + "\n" for k in order))
+
+
+LAYOUTS_WARM = "## Layouts of real data"
+LAYOUTS_COLD = "## Layouts of real data, cold caches"
+
+
+def write_layouts(rows: list[dict], command: str, cold: bool) -> None:
+    """Replace (or add) a layouts section of BENCHMARKS.md, after the cold-cache one."""
+    title = LAYOUTS_COLD if cold else LAYOUTS_WARM
+    regime = (
+        "The caches are evicted before every timed call (a read of twice the last-level cache); "
+        "inputs under 1M values are left out."
+        if cold else
+        "Each timed call follows an untimed call of the same function (repeated calls)."
+    )
+    body = "\n".join([
+        title, "",
+        "Climate cubes (time, lat, lon), sensor tables, an image stack and many short rows:",
+        "10% NaN at random plus about 10% all-NaN lanes (a land/sea mask over (lat, lon),",
+        "dead sensors, masked pixels; nanargmax gets one value in each all-NaN lane, where",
+        "every library raises). `floor` = the fastest NumPy streaming read of the same bytes",
+        "(`np.add.reduce` of a NaN-free copy along the same axes, or over its flat memory).",
+        f"NumPy's nanquantile along an axis (a Python loop per lane) is not timed beyond "
+        f"{NUMPY_QUANTILE_MAX_LANES:,} lanes. " + regime,
+        f"Command: `{command}`.", "",
+        *table(rows), "",
+    ])
+    out = ROOT / "BENCHMARKS.md"
+    parts = sections(out.read_text()) if out.exists() else {"": ""}
+    parts[title] = body
+    head = ["", COLD, LAYOUTS_WARM, LAYOUTS_COLD]
+    order = [k for k in head if k in parts] + [k for k in parts if k not in head]
     out.write_text("\n".join(parts[k].rstrip("\n") + "\n" for k in order))
 
 
@@ -356,6 +519,9 @@ def main() -> None:
     p.add_argument("--cold", action="store_true",
                    help="evict the caches before every timed call (inputs of 1M values and more); "
                         "writes the cold-cache section of BENCHMARKS.md")
+    p.add_argument("--layouts", action="store_true",
+                   help="the layouts of real gappy data (climate cubes, sensor tables, image stacks); "
+                        "writes their section of BENCHMARKS.md")
     p.add_argument("--only", default="",
                    help="cases whose 'dtype shape function' contains this text (print only)")
     p.add_argument("--baseline", default="",
@@ -367,11 +533,15 @@ def main() -> None:
         import nanops_baseline
         baseline = nanops_baseline
     repeats, budget = (3, 1.0) if args.quick else (7, 3.0)
-    rows = run(repeats, budget, cold=args.cold, only=args.only)
+    runner = run_layouts if args.layouts else run
+    rows = runner(repeats, budget, cold=args.cold, only=args.only)
     if args.no_write or args.only:
         return
     command = "python3 " + " ".join(["benches/compare.py", *sys.argv[1:]])
-    (write_cold if args.cold else write)(rows, command)
+    if args.layouts:
+        write_layouts(rows, command, args.cold)
+    else:
+        (write_cold if args.cold else write)(rows, command)
 
 
 if __name__ == "__main__":

@@ -540,3 +540,29 @@ def test_large_arrays_every_output_written(layout: str, axis: Any) -> None:
             np.testing.assert_array_equal(got, want, err_msg=name)
         else:
             np.testing.assert_allclose(got, want, rtol=1e-10, atol=1e-12, err_msg=name)
+
+
+# Order statistics along a strided axis (axis 0 of a climate cube, a sensor
+# table, an image stack) gather tiles of side-by-side lanes: tiles cut short
+# by the end of the outputs and by a sliced view's rows, lanes long enough
+# for the median's bracketing pass, all-NaN lanes (a land/sea mask), ±inf.
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("shape", [(300, 7, 37), (1500, 45), (40, 3000), (64, 33, 31)])
+def test_order_statistics_along_axis_0_match_numpy(dtype, shape) -> None:
+    rng = np.random.default_rng(sum(shape))
+    a = (rng.standard_normal(shape) * 10).astype(dtype)
+    a[rng.random(shape) < 0.12] = np.nan
+    a[rng.random(shape) < 0.01] = np.inf
+    a[rng.random(shape) < 0.01] = -np.inf
+    a[..., 4] = np.nan  # all-NaN lanes
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        for view in (a, a[..., : shape[-1] - 3]):
+            np.testing.assert_array_equal(nanops.nanmedian(view, axis=0), np.nanmedian(view, axis=0))
+            np.testing.assert_array_equal(nanops.median(view, axis=0), np.median(view, axis=0))
+            for method in ("linear", "lower", "nearest", "hazen"):
+                q = [0.1, 0.5, 0.9]
+                np.testing.assert_array_equal(
+                    nanops.nanquantile(view, q, axis=0, method=method),
+                    np.nanquantile(view, q, axis=0, method=method),
+                )

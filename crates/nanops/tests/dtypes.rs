@@ -102,4 +102,39 @@ fn large_reductions_give_the_same_bits_for_any_thread_count() {
     let one = run(1);
     assert_eq!(one, run(2));
     assert_eq!(one, run(3));
+    assert_eq!(one, run(4));
+}
+
+/// Axis 0 with many outputs (a climate cube reduced over time): tasks of
+/// whole column tiles, tiles cut by the end of the outputs; NaN and
+/// all-NaN columns.
+#[test]
+fn many_column_reductions_give_the_same_bits_for_any_thread_count() {
+    let (rows, cols) = (40, 20_011);
+    let a = ndarray::Array2::from_shape_fn((rows, cols), |(i, j)| {
+        if j % 10 == 3 || (i * 31 + j * 17) % 9 == 0 {
+            f32::NAN
+        } else {
+            ((i * 7919 + j * 104_729) % 1000) as f32 * 0.013
+        }
+    });
+    let run = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| {
+            let bits = |x: ndarray::ArrayD<f32>| x.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+            (
+                bits(nanops::nanmean(&a, 0).unwrap()),
+                bits(nanops::nanstd(&a, 0, 1.0).unwrap()),
+                bits(nanops::nanmax(&a, 0).unwrap()),
+                bits(nanops::nansum(&a, 0).unwrap()),
+            )
+        })
+    };
+    let one = run(1);
+    for threads in 2..=4 {
+        assert_eq!(one, run(threads), "{threads} threads");
+    }
 }

@@ -324,3 +324,116 @@ fn many_short_lane_medians_match_the_reference() {
 fn same_value(a: f64, b: f64) -> bool {
     a == b || (a.is_nan() && b.is_nan())
 }
+
+/// Reductions along a strided axis (axis 0 of a climate cube, a sensor
+/// table, an image stack) transpose tiles of side-by-side lanes into
+/// scratch: tiles cut short by the end of a task, of the outputs or of a row
+/// of a sliced view, lanes long enough for the median's bracketing pass and
+/// longer than a tile, all-NaN lanes, ±inf, ties; medians and quantiles
+/// against the sorted reference, float32 against its contiguous copy (lanes
+/// copied one by one), and the same bits for 1 to 4 threads.
+#[test]
+fn tiled_strided_lanes_match_the_reference_for_any_thread_count() {
+    let palette = [
+        f64::NAN,
+        -2.0,
+        0.5,
+        1.0,
+        1.0,
+        3.0,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        7.25,
+    ];
+    // (shape, columns kept of the last axis: a sliced view when smaller)
+    let cases: [(&[usize], usize); 8] = [
+        (&[600, 1000], 1000), // several thread tasks
+        (&[600, 1000], 997),  // and tiles cut by a row of the view
+        (&[300, 3, 50], 50),
+        (&[300, 3, 50], 37),
+        (&[40, 2000], 2000),
+        (&[1500, 70], 70),
+        (&[70_000, 3], 3),
+        (&[64, 33, 31], 31),
+    ];
+    let mut u = uniform(0x2545_f491_4f6c_dd1d);
+    for (case, &(shape, keep)) in cases.iter().enumerate() {
+        let n: usize = shape.iter().product();
+        let inner = shape[shape.len() - 1];
+        let mut v = from_palette(&palette, n, 0x9e37_79b9 + case as u64);
+        for (i, x) in v.iter_mut().enumerate() {
+            if i % inner == 4 {
+                *x = f64::NAN; // an all-NaN lane (a land/sea mask)
+            } else if !x.is_nan() && u() < 0.5 {
+                *x += u(); // distinct values beside the ties
+            }
+        }
+        let full = ArrayD::from_shape_vec(IxDyn(shape), v).unwrap();
+        let last = ndarray::Axis(shape.len() - 1);
+        let a = full
+            .slice_axis(last, ndarray::Slice::from(0..keep))
+            .to_owned();
+        let sliced = full.slice_axis(last, ndarray::Slice::from(0..keep));
+        let med = reference(&a, &[0], |g| sorted_median(&mut valid(g)));
+        let med_prop = reference(&a, &[0], |g| {
+            if g.iter().any(|x| x.is_nan()) {
+                f64::NAN
+            } else {
+                sorted_median(&mut g.to_vec())
+            }
+        });
+        let q90 = reference(&a, &[0], |g| {
+            let mut v = valid(g);
+            v.sort_by(|a, b| a.partial_cmp(b).unwrap());
+            if v.is_empty() {
+                return f64::NAN;
+            }
+            // method higher at q = 0.9: ceil((n - 1) * q)
+            v[((v.len() - 1) as f64 * 0.9).ceil() as usize]
+        });
+        let a32 = sliced.mapv(|x| x as f32);
+        let a32_lanes_last = a32
+            .view()
+            .permuted_axes((1..shape.len()).chain([0]).collect::<Vec<_>>())
+            .as_standard_layout()
+            .to_owned();
+        let last32 = shape.len() - 1;
+        let want32 = (
+            nanops::nanmedian(&a32_lanes_last, last32).unwrap(),
+            nanops::nanquantile(&a32_lanes_last, &[0.1, 0.5], last32, QuantileMethod::Linear)
+                .unwrap(),
+        );
+        let run = |threads: usize| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            pool.install(|| {
+                let q = nanops::nanquantile(&sliced, &[0.9], 0, QuantileMethod::Higher).unwrap();
+                (
+                    nanops::nanmedian(&sliced, 0).unwrap(),
+                    nanops::median(&sliced, 0).unwrap(),
+                    q.index_axis(ndarray::Axis(0), 0).to_owned(),
+                    nanops::nanmedian(&a32, 0).unwrap(),
+                    nanops::nanquantile(&a32, &[0.1, 0.5], 0, QuantileMethod::Linear).unwrap(),
+                )
+            })
+        };
+        let one = run(1);
+        assert!(same(&one.0, &med), "nanmedian {shape:?}[.., :{keep}]");
+        assert!(same(&one.1, &med_prop), "median {shape:?}[.., :{keep}]");
+        assert!(same(&one.2, &q90), "nanquantile {shape:?}[.., :{keep}]");
+        let bits = |a: &ArrayD<f32>| a.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        assert_eq!(bits(&one.3), bits(&want32.0), "f32 nanmedian {shape:?}");
+        assert_eq!(bits(&one.4), bits(&want32.1), "f32 nanquantile {shape:?}");
+        for threads in 2..=4 {
+            let other = run(threads);
+            let bits64 = |a: &ArrayD<f64>| a.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            assert_eq!(bits64(&one.0), bits64(&other.0), "{threads} threads");
+            assert_eq!(bits64(&one.1), bits64(&other.1), "{threads} threads");
+            assert_eq!(bits64(&one.2), bits64(&other.2), "{threads} threads");
+            assert_eq!(bits(&one.3), bits(&other.3), "{threads} threads");
+            assert_eq!(bits(&one.4), bits(&other.4), "{threads} threads");
+        }
+    }
+}

@@ -120,6 +120,16 @@ impl<'a, E: Element> Walker<'a, E> {
         inner.dim.stride == 1 && inner.dim.len - start % inner.dim.len >= width
     }
 
+    /// How many plan-order outputs from `start` on sit side by side in
+    /// memory ([`Walker::side_by_side`] holds for any width up to it); 0 when
+    /// the innermost kept dimension is not contiguous.
+    pub fn side_by_side_len(&self, start: usize) -> usize {
+        match self.plan.kept.last() {
+            Some(inner) if inner.dim.stride == 1 => inner.dim.len - start % inner.dim.len,
+            _ => 0,
+        }
+    }
+
     /// Calls `f` with the `width` values of the outputs `start..start + width`
     /// (side by side: see [`Walker::side_by_side`]) at each reduced index, in
     /// some fixed order of the indices. Reading many lanes at once this way
@@ -132,14 +142,19 @@ impl<'a, E: Element> Walker<'a, E> {
         let base = Odometer::new(&kept, self.plan.base, start).offset;
         if let [d] = self.plan.reduced[..] {
             // Each row is a cache miss on its own page, which the hardware
-            // prefetcher does not follow: ask for rows ahead.
+            // prefetcher does not follow: ask for rows ahead, every cache
+            // line of their `width` values.
             let pf = PREFETCH_ROWS;
+            let row_bytes = width * std::mem::size_of::<E>();
             for i in 0..d.len {
                 if i + pf < d.len {
-                    prefetch(
-                        self.ptr
-                            .wrapping_offset(base + (i + pf) as isize * d.stride),
-                    );
+                    let ahead = self
+                        .ptr
+                        .wrapping_offset(base + (i + pf) as isize * d.stride)
+                        .cast::<u8>();
+                    for line in (0..row_bytes).step_by(64) {
+                        prefetch(ahead.wrapping_add(line));
+                    }
                 }
                 f(self.slice(base + i as isize * d.stride, width));
             }

@@ -5,8 +5,10 @@
 //! scratch buffer (dropping NaN, or noting that one was seen), then
 //! [`super::select`] reorders the buffer by selection — never a full sort —
 //! and all requested quantiles share that one copy. Strided lanes that sit
-//! side by side in memory (axis 0 of a C array) are copied a cache line's
-//! worth at a time, so each line is read once, not once per lane. A single
+//! side by side in memory (axis 0 of a C array) are copied a cache-sized
+//! tile of lanes at a time ([`super::tiles`]), so each line is read once,
+//! not once per lane, and each lane is then selected from contiguous
+//! scratch (the median by one bracketing pass over it). A single
 //! long lane is not copied at all ([`super::bracket`]), nor is the median of a
 //! small contiguous array (`select::sampled`: one bracketing pass, values kept
 //! in a per-thread buffer). Lanes are independent
@@ -18,6 +20,7 @@ use super::select::QuantileScratch;
 use super::select::{copy_valid, median_middles, median_of_middles, Middles, MIN_SAMPLED_LANE};
 use super::short_median::short_medians;
 use super::statistic::OrderStatistic;
+use super::tiles::{collect_valid, tile_width, transpose_tile};
 use crate::element::{QuantileElement, SelectFloat, SelectSealed};
 use crate::error::{ensure_memory, Error, Result};
 use crate::layout::{Plan, Walker};
@@ -125,35 +128,6 @@ fn push_valid<E: QuantileElement>(vals: &mut Vec<E::Value>, xs: &[E]) -> bool {
     end < xs.len()
 }
 
-/// Longest strided lane copied in groups (bounds the group's scratch).
-const MAX_GROUP_LANE: usize = 1 << 16;
-
-/// Copies the values of `group` side-by-side lanes of `lane` values,
-/// starting at plan-order output `start`, into `block` (lane `g` from
-/// `g·lane`), NaN dropped; returns each lane's count of valid values.
-fn group_copy<E: QuantileElement>(
-    walker: &Walker<'_, E>,
-    start: usize,
-    group: usize,
-    lane: usize,
-    block: &mut Vec<E::Value>,
-) -> Vec<usize> {
-    block.clear();
-    block.resize(group * lane, E::Value::default());
-    let mut ends: Vec<usize> = (0..group).map(|g| g * lane).collect();
-    walker.for_each_row_of(start, group, |row| {
-        for (end, &x) in ends.iter_mut().zip(row) {
-            // `end` stays below its lane's end: one slot per value read
-            block[*end] = x.to_value();
-            *end += !x.is_nan_value() as usize;
-        }
-    });
-    ends.iter()
-        .enumerate()
-        .map(|(g, &e)| e - g * lane)
-        .collect()
-}
-
 /// Fills `out` with one lane's statistic from its valid values `vals`
 /// (scratch: left in an unspecified state), or NaN when it has none or a
 /// NaN propagates; returns 1 for a lane without values.
@@ -175,6 +149,43 @@ where
     }
     stat.of_values(vals, scratch, out);
     0
+}
+
+/// Fills `out` with the statistic of one lane `raw` of a transposed tile
+/// (NaN included; left in an unspecified state): the median by one
+/// bracketing pass ([`median_middles`]) where it applies, else the valid
+/// values copied to `vals` and selected there; returns 1 for a lane without
+/// values.
+fn tile_lane_result<T, R, S>(
+    raw: &mut [T],
+    stat: &S,
+    vals: &mut Vec<T>,
+    scratch: &mut QuantileScratch,
+    out: &mut [R],
+) -> usize
+where
+    T: SelectFloat,
+    R: SelectFloat + From<T>,
+    S: OrderStatistic,
+{
+    if stat.is_median() && raw.len() >= MIN_SAMPLED_LANE {
+        if let Some(Middles {
+            valid,
+            lower,
+            upper,
+        }) = median_middles(raw)
+        {
+            // a lane without valid values never gets here: its sample is empty
+            out[0] = if valid < raw.len() && !stat.nan_policy().skips_nan() {
+                R::NAN
+            } else {
+                R::from(median_of_middles(valid, lower, upper))
+            };
+            return 0;
+        }
+    }
+    let has_nan = collect_valid(vals, raw);
+    lane_result(vals, has_nan, stat, scratch, out)
 }
 
 /// The statistic of a single long lane by [`select_bracketed`] (no copy of
@@ -311,10 +322,10 @@ where
         }
     }
     // Each task copies a whole lane (the bracket above copies none), or
-    // `group` strided lanes at once.
+    // tiles of `group` strided lanes at once.
     let strided = plan.reduced.last().is_some_and(|d| d.stride != 1);
-    let group = if strided && n_out > 1 && lane <= MAX_GROUP_LANE {
-        (64 / std::mem::size_of::<E>()).clamp(1, 16)
+    let group = if strided && n_out > 1 {
+        tile_width(lane, std::mem::size_of::<E::Value>()).unwrap_or(1)
     } else {
         1
     };
@@ -344,27 +355,29 @@ where
         };
         let mut done = 0;
         if group > 1 {
-            // Strided lanes: `group` side-by-side lanes are copied at once
-            // (`group_copy`), one output after another otherwise.
+            // Strided lanes: tiles of up to `group` side-by-side lanes are
+            // transposed into `block` and selected from there; a lane that
+            // does not sit beside the next one is copied by itself.
             let mut block: Vec<E::Value> = Vec::new();
             while done < count {
-                let width = group.min(count - done);
-                if width == group && walker.side_by_side(start + done, width) {
-                    let ends = group_copy(&walker, start + done, group, lane, &mut block);
-                    for (g, &end) in ends.iter().enumerate() {
-                        let lane_vals = &mut block[g * lane..g * lane + end];
+                let width = group
+                    .min(count - done)
+                    .min(walker.side_by_side_len(start + done));
+                if width > 1 {
+                    transpose_tile(&walker, start + done, width, lane, &mut block);
+                    for (g, raw) in block[..width * lane].chunks_exact_mut(lane).enumerate() {
                         let out = &mut chunk[(done + g) * nq..(done + g + 1) * nq];
-                        degenerate += lane_result(lane_vals, end < lane, stat, &mut scratch, out);
+                        degenerate += tile_lane_result(raw, stat, &mut vals, &mut scratch, out);
                     }
                     done += width;
                 } else {
+                    vals.clear();
                     let mut has_nan = false;
                     walker.for_each_run(start + done, 1, |_, xs| {
                         has_nan |= push_valid(&mut vals, xs)
                     });
                     let out = &mut chunk[done * nq..(done + 1) * nq];
                     degenerate += lane_result(&mut vals, has_nan, stat, &mut scratch, out);
-                    vals.clear();
                     done += 1;
                 }
             }

@@ -4,8 +4,8 @@
 //! A function of this family is an
 //! [`OrderStatistic`](statistic::OrderStatistic): what it needs of a lane's
 //! sorted valid values. The driver ([`unweighted`]) copies each lane's valid
-//! values into per-task scratch (strided lanes side by side a cache line at a
-//! time), brackets the ranks of a single long lane from a sample without a
+//! values into per-task scratch (strided lanes side by side a cache-sized
+//! tile at a time, [`tiles`]), brackets the ranks of a single long lane from a sample without a
 //! copy, sorts many short lanes side by side for the median, and runs lanes
 //! in parallel; the [`select`] kernels reorder the scratch by selection,
 //! never a full sort. Weighted quantiles take their own path ([`weighted`]).
@@ -15,6 +15,7 @@ mod driver;
 pub mod select;
 mod short_median;
 mod statistic;
+mod tiles;
 mod weighted;
 
 pub(crate) use bracket::MIN_BRACKET_LANE;

@@ -31,6 +31,10 @@ use std::mem::MaybeUninit;
 pub(crate) const CHUNK: usize = 1 << 16;
 /// Up to this many outputs, a long reduction is split into chunks.
 const FEW_OUTPUTS: usize = 16;
+/// Below this many outputs, a row strategy splits its rows among tasks
+/// (above, whole column tiles); fixed apart from [`COL_TILE`], so that
+/// widening the tiles moved no shape from one split to the other.
+const ROW_SPLIT_OUTPUTS: usize = 8192;
 /// Most chunks a row-split reduction makes (each holds one state per output).
 const MAX_ROW_CHUNKS: usize = 32;
 
@@ -49,7 +53,8 @@ fn chunk_step(plan: &Plan) -> Option<usize> {
     let per_index = n_red / d0.len.max(1);
     // A row strategy with a moderate number of outputs splits its rows, not
     // its columns: a column split would give each task a thin strided slice.
-    let split_rows = rows && n_out < 4 * COL_TILE && n_out * n_red >= 2 * MIN_TASK && d0.len > 1;
+    let split_rows =
+        rows && n_out < ROW_SPLIT_OUTPUTS && n_out * n_red >= 2 * MIN_TASK && d0.len > 1;
     if split_rows {
         let step = (MIN_TASK / (per_index * n_out).max(1)).max(d0.len.div_ceil(MAX_ROW_CHUNKS));
         Some(step.max(1))
@@ -167,7 +172,12 @@ fn by_outputs<E: Element, R: Reducer<E>>(
     if n_out > 1 && n_out * n_red >= 2 * MIN_TASK {
         let mut per_task = (MIN_TASK / n_red.max(1)).max(1);
         if rows {
-            per_task = per_task.next_multiple_of(COL_TILE);
+            // whole multiples of a quarter tile, and up to a whole tile as
+            // long as that leaves eight tasks: tasks stay many where
+            // outputs are few, tiles run at full width where they are many
+            per_task = per_task
+                .max(n_out.div_ceil(8).min(COL_TILE))
+                .next_multiple_of(COL_TILE / 4);
         }
         map_tasks(n_out.div_ceil(per_task), |i| {
             task(i * per_task, ((i + 1) * per_task).min(n_out))
