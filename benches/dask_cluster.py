@@ -16,11 +16,9 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import time
 import warnings
 from collections.abc import Callable
-from pathlib import Path
 
 import dask
 import dask.array as da
@@ -29,6 +27,7 @@ import numpy as np
 from distributed.diagnostics import MemorySampler
 
 import nanops
+from _report import write_section
 
 CASES: list[tuple[str, dict[str, object]]] = [
     ("nanmean", {"axis": 0}),
@@ -92,8 +91,6 @@ def main() -> None:
             print(line, flush=True)
             lines.append(line)
     if args.write:
-        path = Path(__file__).resolve().parent.parent / "BENCHMARKS.md"
-        text = path.read_text()
         section = (
             "## dask on a LocalCluster\n\n"
             f"`python3 benches/dask_cluster.py --shape {args.shape} --write` ({os.cpu_count()} "
@@ -102,12 +99,7 @@ def main() -> None:
             f"{args.rounds} interleaved rounds; peak = the workers' summed memory while a "
             "call ran, the persisted array included):\n\n" + "\n".join(lines) + "\n"
         )
-        if "## dask on a LocalCluster" in text:
-            text = re.sub(r"## dask on a LocalCluster\n.*?(?=\n## |\Z)",
-                          section.rstrip("\n") + "\n", text, flags=re.S)
-        else:
-            text = text.rstrip("\n") + "\n\n" + section
-        path.write_text(text)
+        write_section(section)
 
 
 if __name__ == "__main__":

@@ -20,11 +20,9 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import time
 import warnings
 from collections.abc import Callable
-from pathlib import Path
 
 import dask
 import dask.array as da
@@ -33,6 +31,7 @@ import numpy as np
 from distributed.diagnostics import MemorySampler
 
 import nanops
+from _report import write_section
 
 Q = [0.1, 0.5, 0.9]
 
@@ -101,8 +100,6 @@ def main() -> None:
             print(line, flush=True)
             lines.append(line)
     if args.write:
-        path = Path(__file__).resolve().parent.parent / "BENCHMARKS.md"
-        text = path.read_text()
         section = (
             "## dask quantiles on a LocalCluster\n\n"
             f"`python3 benches/dask_quantile.py --shape {args.shape} --write` "
@@ -111,12 +108,7 @@ def main() -> None:
             f"lazily by every call; fastest of {args.rounds} interleaved rounds; peak = the "
             "workers' summed memory while a call ran):\n\n" + "\n".join(lines) + "\n"
         )
-        if "## dask quantiles on a LocalCluster" in text:
-            text = re.sub(r"## dask quantiles on a LocalCluster\n.*?(?=\n## |\Z)",
-                          section.rstrip("\n") + "\n", text, flags=re.S)
-        else:
-            text = text.rstrip("\n") + "\n\n" + section
-        path.write_text(text)
+        write_section(section)
 
 
 if __name__ == "__main__":

@@ -17,17 +17,16 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import time
 import warnings
 from collections.abc import Callable
-from pathlib import Path
 
 import numbagg
 import numpy as np
 import pandas as pd
 
 import nanops
+from _report import write_section
 
 try:
     import flox
@@ -126,8 +125,6 @@ def main() -> None:
                     print(line, flush=True)
                     lines.append(line)
     if args.write:
-        path = Path(__file__).resolve().parent.parent / "BENCHMARKS.md"
-        text = path.read_text()
         opts = "".join(f" --{k} {getattr(args, k)}" for k in ("rounds", "funcs", "groups", "dtypes", "orders")
                        if str(getattr(args, k)) != parser.get_default(k).__str__())
         cmd = "python3 benches/group.py --write" + opts
@@ -140,12 +137,7 @@ def main() -> None:
             "arange(groups), engine=...)`; pandas `Series.groupby(labels).func()`):\n\n"
             + "\n".join(lines) + "\n"
         )
-        if "## Group-by" in text:
-            text = re.sub(r"## Group-by\n.*?(?=\n## |\Z)", section.rstrip("\n") + "\n",
-                          text, flags=re.S)
-        else:
-            text = text.rstrip("\n") + "\n\n" + section
-        path.write_text(text)
+        write_section(section)
 
 
 if __name__ == "__main__":

@@ -32,11 +32,9 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import time
 import warnings
 from collections.abc import Callable
-from pathlib import Path
 
 import bottleneck as bn
 import numbagg
@@ -44,6 +42,7 @@ import numpy as np
 import pandas as pd
 
 import nanops
+from _report import write_section
 
 CASES = [((10_000_000,), -1), ((1000, 10000), -1), ((10000, 1000), 0)]
 WINDOWS = (10, 100, 1000)
@@ -163,8 +162,6 @@ def main() -> None:
                     print(line, flush=True)
                     lines.append(line)
     if args.write:
-        path = Path(__file__).resolve().parent.parent / "BENCHMARKS.md"
-        text = path.read_text()
         cmd = "python3 benches/moving.py" + (" --order" if args.order else "") + (
             " --exp" if args.exp else "") + " --write" + (
             f" --rounds {args.rounds}" if args.rounds != 3 else "") + (
@@ -179,12 +176,7 @@ def main() -> None:
             + "; pandas along axis 0 of a frame, the transposed one "
             "for axis -1):\n\n" + "\n".join(lines) + "\n"
         )
-        if f"## {title}\n" in text:
-            text = re.sub(rf"## {title}\n.*?(?=\n## |\Z)", section.rstrip("\n") + "\n",
-                          text, flags=re.S)
-        else:
-            text = text.rstrip("\n") + "\n\n" + section
-        path.write_text(text)
+        write_section(section)
 
 
 if __name__ == "__main__":
