@@ -300,6 +300,30 @@ mod tests {
         xs
     }
 
+    /// The median of sorted values (the mean of the middle two for an even count).
+    fn median_of_sorted(xs: &[f64]) -> f64 {
+        let m = xs.len();
+        if m % 2 == 1 {
+            xs[m / 2]
+        } else {
+            (xs[m / 2 - 1] + xs[m / 2]) / 2.0
+        }
+    }
+
+    /// `group_order`'s median of each label of `v` along axis 1.
+    fn group_medians(v: &Array2<f64>, l: &[i64]) -> ArrayD<f64> {
+        let labels = ndarray::Array1::from(l.to_vec()).into_dyn();
+        let vd = v.clone().into_dyn();
+        group_order(
+            &vd.view(),
+            &labels.view(),
+            Axes::One(1),
+            None,
+            &GroupQuantiles::median(),
+        )
+        .unwrap()
+    }
+
     #[test]
     fn medians_and_lower_quantiles_match_a_sort_per_group() {
         // many values (several tasks per output) and a few outputs
@@ -317,14 +341,7 @@ mod tests {
             .collect();
         let labels = ndarray::Array1::from(l.clone()).into_dyn();
         let vd = v.clone().into_dyn();
-        let med = group_order(
-            &vd.view(),
-            &labels.view(),
-            Axes::One(1),
-            None,
-            &GroupQuantiles::median(),
-        )
-        .unwrap();
+        let med = group_medians(&v, &l);
         let qs = [0.0, 0.25, 1.0];
         let stat = GroupQuantiles {
             qs: Some(&qs),
@@ -338,12 +355,7 @@ mod tests {
             for g in 0..groups {
                 let xs = sorted_group(&v, &l, r, g as i64);
                 let m = xs.len();
-                let want = if m % 2 == 1 {
-                    xs[m / 2]
-                } else {
-                    (xs[m / 2 - 1] + xs[m / 2]) / 2.0
-                };
-                assert_eq!(med[[r, g]], want);
+                assert_eq!(med[[r, g]], median_of_sorted(&xs));
                 for (i, &p) in qs.iter().enumerate() {
                     let k = (p * (m - 1) as f64).floor() as usize;
                     assert_eq!(q[[i, r, g]], xs[k]);
@@ -368,23 +380,10 @@ mod tests {
             .collect();
         let labels = ndarray::Array1::from(l.clone()).into_dyn();
         let vd = v.clone().into_dyn();
-        let med = group_order(
-            &vd.view(),
-            &labels.view(),
-            Axes::One(1),
-            None,
-            &GroupQuantiles::median(),
-        )
-        .unwrap();
+        let med = group_medians(&v, &l);
         for g in 0..groups {
             let xs = sorted_group(&v, &l, 0, g as i64);
-            let m = xs.len();
-            let want = if m % 2 == 1 {
-                xs[m / 2]
-            } else {
-                (xs[m / 2 - 1] + xs[m / 2]) / 2.0
-            };
-            assert_eq!(med[[0, g]], want, "group {g}");
+            assert_eq!(med[[0, g]], median_of_sorted(&xs), "group {g}");
         }
         // weights travel with their values: each group's weighted quantile
         // equals the one of that group alone (one chunk, in order)
