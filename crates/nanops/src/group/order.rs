@@ -1,15 +1,19 @@
 //! Order statistics per label (`group_nanmedian`, `group_nanquantile`): a
 //! counting sort of each output's valid values by label into one scratch
 //! buffer, then the order family's selection kernels on each group's part,
-//! groups in parallel.
+//! groups in parallel. Sorted labels (each group one run of positions, as
+//! after `np.argsort` or for time bins) need no sort: each group's run is
+//! read where it is — its median by one bracketing pass, its quantiles
+//! from one copy of its valid values.
 
 use super::driver::Grouping;
 use crate::element::{Element, QuantileElement, SelectFloat};
 use crate::error::{Error, Result};
 use crate::options::{Axes, QDtype, QuantileMethod};
+use crate::order::push_valid;
 use crate::order::select::{
-    median_of_scratch, quantiles_in_place_with, weighted_quantiles_with, QuantileScratch,
-    WeightedQuantileError,
+    median_middles, median_of_middles, median_of_scratch, quantiles_in_place_with,
+    weighted_quantiles_with, QuantileScratch, WeightedQuantileError,
 };
 use crate::par::{map_tasks, SendPtr, MIN_TASK};
 use ndarray::{ArrayD, ArrayViewD, IxDyn};
@@ -160,6 +164,91 @@ fn counting_sort<E: QuantileElement>(
     }
 }
 
+/// Where each group's run of positions starts when `labels` are sorted
+/// (non-decreasing, so negative labels come first): `groups + 1` positions,
+/// the last one the end; `None` for labels out of order. Blocks of labels
+/// are checked without a branch per label, stopping at the first block out
+/// of order (at once for random labels).
+fn sorted_bounds(labels: &[i64], groups: usize) -> Option<Vec<usize>> {
+    const BLOCK: usize = 1024;
+    let mut previous = i64::MIN;
+    for block in labels.chunks(BLOCK) {
+        let descends = block.windows(2).fold(false, |d, w| d | (w[1] < w[0]));
+        if descends || block[0] < previous {
+            return None;
+        }
+        previous = block[block.len() - 1];
+    }
+    Some(
+        (0..=groups)
+            .map(|k| labels.partition_point(|&l| l < k as i64))
+            .collect(),
+    )
+}
+
+/// The results of groups `g0..g1` of one output `xs` whose labels are
+/// sorted (group `k` is `xs[bounds[k]..bounds[k + 1]]`), `nq` per group:
+/// the median by one bracketing pass over the run where it is long enough
+/// (no copy), else the run's valid values copied once and selected.
+fn sorted_groups<E: QuantileElement>(
+    xs: &[E],
+    bounds: &[usize],
+    (g0, g1): (usize, usize),
+    stat: &GroupQuantiles<'_>,
+    nq: usize,
+) -> Vec<E::Value> {
+    let mut res = vec![E::Value::default(); (g1 - g0) * nq];
+    let mut vals: Vec<E::Value> = Vec::new();
+    let mut qscratch = QuantileScratch::new();
+    for k in g0..g1 {
+        let run = &xs[bounds[k]..bounds[k + 1]];
+        let slot = &mut res[(k - g0) * nq..(k - g0 + 1) * nq];
+        if stat.qs.is_none() {
+            if let Some(m) = E::as_values(run).and_then(median_middles) {
+                slot[0] = median_of_middles(m.valid, m.lower, m.upper);
+                continue;
+            }
+        }
+        vals.clear();
+        push_valid(&mut vals, run);
+        match stat.qs {
+            None => slot[0] = median_of_scratch(&mut vals),
+            Some(_) if vals.is_empty() => slot.fill(E::Value::NAN),
+            Some(qs) => quantiles_in_place_with(
+                &mut vals,
+                qs,
+                stat.method,
+                QDtype::Float64,
+                &mut qscratch,
+                slot,
+            ),
+        }
+    }
+    res
+}
+
+/// Writes the results of output `r`, `parts` of `per_task` groups with
+/// `nq` values each, into `out` (`[q][output][group]`).
+fn place<T: Copy>(
+    parts: impl IntoIterator<Item = Result<Vec<T>>>,
+    per_task: usize,
+    nq: usize,
+    n_out: usize,
+    groups: usize,
+    r: usize,
+    out: &mut [T],
+) -> Result<()> {
+    let mut k = 0;
+    for part in parts {
+        for (i, &v) in part?.iter().enumerate() {
+            let (group, qi) = (k + i / nq, i % nq);
+            out[qi * n_out * groups + r * groups + group] = v;
+        }
+        k += per_task;
+    }
+    Ok(())
+}
+
 /// The median (`qs = None`) or the quantiles of each label's valid values:
 /// `[q, kept axes…, label]` for quantiles, `[kept axes…, label]` for the
 /// median; NaN for a group without valid values.
@@ -195,8 +284,36 @@ pub(crate) fn group_order<E: QuantileElement>(
     let mut offsets = vec![0usize; groups + 1];
     let mut scratch: Vec<E::Value> = Vec::new();
     let mut wscratch: Vec<f64> = Vec::new();
+    // weighted quantiles keep the counting sort (it moves the weights too)
+    let bounds = match weights {
+        None => sorted_bounds(labels, groups),
+        Some(_) => None,
+    };
     for r in 0..n_out {
         let xs = g.row(r);
+        if let Some(bounds) = &bounds {
+            let total = bounds[groups] - bounds[0];
+            let tasks = if total < MIN_TASK {
+                1
+            } else {
+                groups.clamp(1, MAX_TASKS)
+            };
+            let per_task = groups.div_ceil(tasks.max(1)).max(1);
+            let parts = map_tasks(groups.div_ceil(per_task), |t| {
+                let span = (t * per_task, ((t + 1) * per_task).min(groups));
+                sorted_groups(xs, bounds, span, stat, nq)
+            });
+            place(
+                parts.into_iter().map(Ok),
+                per_task,
+                nq,
+                n_out,
+                groups,
+                r,
+                &mut out,
+            )?;
+            continue;
+        }
         let w_row = weights.as_ref().map(|(w, per_value)| {
             let w = w.as_slice().expect("standard layout");
             if *per_value {
@@ -269,14 +386,7 @@ pub(crate) fn group_order<E: QuantileElement>(
             }
             Ok(res)
         });
-        let mut k = 0;
-        for part in parts {
-            for (i, &v) in part?.iter().enumerate() {
-                let (group, qi) = (k + i / nq, i % nq);
-                out[qi * n_out * groups + r * groups + group] = v;
-            }
-            k += per_task;
-        }
+        place(parts, per_task, nq, n_out, groups, r, &mut out)?;
     }
     let mut shape = g.shape.clone();
     if stat.qs.is_some() {
@@ -408,6 +518,69 @@ mod tests {
             let one = group_order(&xs.view(), &zeros.view(), Axes::All, None, &alone).unwrap();
             for i in 0..qs.len() {
                 assert_eq!(all[[i, 0, g]].to_bits(), one[[i, 0]].to_bits(), "group {g}");
+            }
+        }
+    }
+
+    #[test]
+    fn sorted_labels_read_each_run_in_place_with_the_bits_of_the_sort() {
+        // runs long (bracketing pass) and short (copied), negative labels
+        // first, an empty group (3) and an all-NaN group (5)
+        let sizes = [700, 3, 1, 0, 2500, 40, 1];
+        let mut l: Vec<i64> = vec![-1; 9];
+        for (g, &n) in sizes.iter().enumerate() {
+            l.extend(std::iter::repeat_n(g as i64, n));
+        }
+        let n = l.len();
+        let v = Array2::from_shape_fn((2, n), |(r, j)| {
+            let in_nan_group = l[j] == 4;
+            if in_nan_group || (j * 7 + r) % 10 == 0 {
+                f64::NAN
+            } else {
+                ((j * 7919 + r * 31) % 1013) as f64 / 7.0
+            }
+        });
+        assert!(sorted_bounds(&l, 7).is_some());
+        let med = group_medians(&v, &l);
+        let qs = [0.1, 0.5, 0.9];
+        let stat = GroupQuantiles {
+            qs: Some(&qs),
+            method: QuantileMethod::Linear,
+            weights: None,
+        };
+        let labels = ndarray::Array1::from(l.clone()).into_dyn();
+        let vd = v.clone().into_dyn();
+        let q = group_order(&vd.view(), &labels.view(), Axes::One(1), None, &stat).unwrap();
+        // the same values and labels in reverse order go through the sort
+        let rl: Vec<i64> = l.iter().rev().copied().collect();
+        assert!(sorted_bounds(&rl, 7).is_none());
+        let rv = v.slice(ndarray::s![.., ..;-1]).to_owned();
+        let rmed = group_medians(&rv, &rl);
+        let rlabels = ndarray::Array1::from(rl.clone()).into_dyn();
+        let rvd = rv.clone().into_dyn();
+        let rq = group_order(&rvd.view(), &rlabels.view(), Axes::One(1), None, &stat).unwrap();
+        for r in 0..2 {
+            for g in 0..7 {
+                let xs = sorted_group(&v, &l, r, g as i64);
+                let want = if xs.is_empty() {
+                    f64::NAN
+                } else {
+                    median_of_sorted(&xs)
+                };
+                assert_eq!(med[[r, g]].to_bits(), want.to_bits(), "row {r} group {g}");
+                assert_eq!(med[[r, g]].to_bits(), rmed[[r, g]].to_bits());
+                for i in 0..qs.len() {
+                    assert_eq!(q[[i, r, g]].to_bits(), rq[[i, r, g]].to_bits());
+                    if xs.is_empty() {
+                        assert!(q[[i, r, g]].is_nan());
+                    } else {
+                        let h = qs[i] * (xs.len() - 1) as f64;
+                        let (k, f) = (h.floor() as usize, h - h.floor());
+                        let next = xs[(k + 1).min(xs.len() - 1)];
+                        let want = xs[k] + f * (next - xs[k]);
+                        assert!((q[[i, r, g]] - want).abs() <= 1e-12 * want.abs().max(1.0));
+                    }
+                }
             }
         }
     }

@@ -102,7 +102,7 @@ pub(crate) fn scatter<R: Copy + Default>(
 /// Branch-free: every value is written, the end advances only past valid
 /// ones (a branch on NaN mispredicts at random NaN positions).
 #[inline]
-fn push_valid<E: QuantileElement>(vals: &mut Vec<E::Value>, xs: &[E]) -> bool {
+pub(crate) fn push_valid<E: QuantileElement>(vals: &mut Vec<E::Value>, xs: &[E]) -> bool {
     if !E::CAN_BE_NAN {
         vals.extend(xs.iter().map(|x| x.to_value()));
         return false;

@@ -19,6 +19,6 @@ mod tiles;
 mod weighted;
 
 pub(crate) use bracket::MIN_BRACKET_LANE;
-pub(crate) use driver::{check_q, ensure_order_memory, small_whole, unweighted};
+pub(crate) use driver::{check_q, ensure_order_memory, push_valid, small_whole, unweighted};
 pub(crate) use statistic::{Median, OrderStatistic, Quantiles};
 pub(crate) use weighted::weighted;
