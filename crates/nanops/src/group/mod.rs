@@ -16,6 +16,7 @@
 //! sort) and run the order family's selection kernels on each group, groups
 //! in parallel. [`GroupFunction`] is what the API rows call.
 
+mod bracket;
 mod driver;
 mod order;
 pub(crate) mod statistic;

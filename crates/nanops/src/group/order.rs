@@ -1,11 +1,14 @@
 //! Order statistics per label (`group_nanmedian`, `group_nanquantile`): a
 //! counting sort of each output's valid values by label into one scratch
 //! buffer, then the order family's selection kernels on each group's part,
-//! groups in parallel. Sorted labels (each group one run of positions, as
+//! groups in parallel; long groups of unsorted labels skip the sort
+//! (`super::bracket`: one pass keeps the values near the wanted ranks).
+//! Sorted labels (each group one run of positions, as
 //! after `np.argsort` or for time bins) need no sort: each group's run is
 //! read where it is — its median by one bracketing pass, its quantiles
 //! from one copy of its valid values.
 
+use super::bracket::bracketed_groups;
 use super::driver::Grouping;
 use crate::element::{Element, QuantileElement, SelectFloat};
 use crate::error::{Error, Result};
@@ -313,6 +316,14 @@ pub(crate) fn group_order<E: QuantileElement>(
                 &mut out,
             )?;
             continue;
+        }
+        if weights.is_none() {
+            // long groups of unsorted labels: one bracketing pass, no sort
+            let mut res = vec![E::Value::default(); groups * nq];
+            if bracketed_groups(xs, labels, groups, stat.qs, stat.method, &mut res) {
+                place([Ok(res)], groups, nq, n_out, groups, r, &mut out)?;
+                continue;
+            }
         }
         let w_row = weights.as_ref().map(|(w, per_value)| {
             let w = w.as_slice().expect("standard layout");
