@@ -31,6 +31,9 @@ pub trait Element:
     type Var: Copy + Default + Send + Sync + Debug + 'static;
     /// Whether a value of this type can be NaN at all.
     const CAN_BE_NAN: bool;
+    /// The machine epsilon of [`Var`](Element::Var), as `f64` (where
+    /// scipy's degenerate-moment rule of `nanskew`/`nankurt` applies).
+    const VAR_EPSILON: f64;
     /// True for NaN (complex: either part NaN).
     fn is_nan_value(self) -> bool;
     /// Widens to the accumulator type.

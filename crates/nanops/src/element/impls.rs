@@ -14,6 +14,7 @@ macro_rules! half_element {
             type Mean = $t;
             type Var = $t;
             const CAN_BE_NAN: bool = true;
+            const VAR_EPSILON: f64 = <$t>::EPSILON.to_f64_const();
             #[inline(always)]
             fn is_nan_value(self) -> bool { self.is_nan() }
             #[inline(always)]
@@ -49,6 +50,7 @@ macro_rules! float_element {
             type Mean = $t;
             type Var = $t;
             const CAN_BE_NAN: bool = true;
+            const VAR_EPSILON: f64 = <$t>::EPSILON as f64;
             #[inline(always)]
             fn is_nan_value(self) -> bool {
                 self.is_nan()
@@ -110,6 +112,7 @@ macro_rules! float_element {
             type Mean = Complex<$t>;
             type Var = $t;
             const CAN_BE_NAN: bool = true;
+            const VAR_EPSILON: f64 = <$t>::EPSILON as f64;
             #[inline(always)]
             fn is_nan_value(self) -> bool {
                 self.re.is_nan() || self.im.is_nan()
@@ -177,6 +180,7 @@ macro_rules! int_element {
             type Mean = f64;
             type Var = f64;
             const CAN_BE_NAN: bool = false;
+            const VAR_EPSILON: f64 = f64::EPSILON;
             #[inline(always)]
             fn is_nan_value(self) -> bool { false }
             #[inline(always)]
@@ -209,6 +213,7 @@ impl Element for bool {
     type Mean = f64;
     type Var = f64;
     const CAN_BE_NAN: bool = false;
+    const VAR_EPSILON: f64 = f64::EPSILON;
     #[inline(always)]
     fn is_nan_value(self) -> bool {
         false

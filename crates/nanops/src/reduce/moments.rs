@@ -383,22 +383,6 @@ fn is_complex<E: Element>() -> bool {
     size_of::<E::Float>() != size_of::<Real<E>>()
 }
 
-/// The machine epsilon of `E`'s result type, where scipy's rule of
-/// [`NanSkew`] is applied (scipy computes in the input's float type).
-fn result_epsilon<E: Element>() -> f64 {
-    use std::any::TypeId;
-    let t = TypeId::of::<E::Var>();
-    if t == TypeId::of::<half::f16>() {
-        f64::from(half::f16::EPSILON)
-    } else if t == TypeId::of::<half::bf16>() {
-        f64::from(half::bf16::EPSILON)
-    } else if t == TypeId::of::<f32>() {
-        f64::from(f32::EPSILON)
-    } else {
-        f64::EPSILON
-    }
-}
-
 /// `x − center` in [`Real`]; zero for NaN (it adds nothing).
 #[inline(always)]
 fn real_deviation<E: Element>(x: E, center: Real<E>) -> Real<E> {
@@ -688,7 +672,7 @@ macro_rules! higher_reducer {
             /// type's epsilon, and for complex `E`; the statistic otherwise.
             fn finish(&self, st: &Self::State) -> E::Var {
                 let m2 = st.m2() / <E::Float as FloatAcc>::real_from_u64(st.count());
-                let eps = <E::Float as FloatAcc>::real_from_f64(result_epsilon::<E>());
+                let eps = <E::Float as FloatAcc>::real_from_f64(E::VAR_EPSILON);
                 let scale = eps * st.mean();
                 let value = if is_complex::<E>() || m2 <= scale * scale {
                     Real::<E>::nan()
