@@ -302,57 +302,27 @@ fn redo_whole<E: QuantileElement>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::group::reference::{linear_of_sorted, median_of_sorted, sorted_group};
 
-    /// The valid values of group `g`, sorted.
-    fn sorted_group(xs: &[f64], labels: &[i64], g: i64) -> Vec<f64> {
-        let mut v: Vec<f64> = xs
-            .iter()
-            .zip(labels)
-            .filter(|(x, &l)| l == g && !x.is_nan())
-            .map(|(&x, _)| x)
-            .collect();
-        v.sort_by(f64::total_cmp);
-        v
-    }
-
-    /// NumPy's linear quantile of sorted values.
-    fn linear(v: &[f64], q: f64) -> f64 {
-        let h = q * (v.len() - 1) as f64;
-        let k = h.floor() as usize;
-        let next = v[(k + 1).min(v.len() - 1)];
-        v[k] + (h - h.floor()) * (next - v[k])
-    }
-
-    fn median(v: &[f64]) -> f64 {
-        let m = v.len();
-        if m % 2 == 1 {
-            v[m / 2]
-        } else {
-            (v[m / 2 - 1] + v[m / 2]) / 2.0
-        }
+    /// `bracketed_groups` of every group (it must take the call), linear
+    /// quantiles `qs` or the median.
+    fn by_bracket<E: QuantileElement>(
+        xs: &[E],
+        labels: &[i64],
+        groups: usize,
+        qs: Option<&[f64]>,
+    ) -> Vec<E::Value> {
+        let mut out = vec![E::Value::NAN; groups * qs.map_or(1, <[f64]>::len)];
+        let linear = QuantileMethod::Linear;
+        assert!(bracketed_groups(xs, labels, groups, qs, linear, &mut out));
+        out
     }
 
     /// Checks medians and linear quantiles of every group against a sort.
     fn check(xs: &[f64], labels: &[i64], groups: usize) {
-        let mut med = vec![0.0; groups];
-        assert!(bracketed_groups(
-            xs,
-            labels,
-            groups,
-            None,
-            QuantileMethod::Linear,
-            &mut med
-        ));
+        let med = by_bracket(xs, labels, groups, None);
         let qs = [0.0, 0.1, 0.5, 0.9, 1.0];
-        let mut q = vec![0.0; groups * qs.len()];
-        assert!(bracketed_groups(
-            xs,
-            labels,
-            groups,
-            Some(&qs),
-            QuantileMethod::Linear,
-            &mut q
-        ));
+        let q = by_bracket(xs, labels, groups, Some(&qs));
         for g in 0..groups {
             let v = sorted_group(xs, labels, g as i64);
             if v.is_empty() {
@@ -362,9 +332,13 @@ mod tests {
                     .all(|x| x.is_nan()));
                 continue;
             }
-            assert_eq!(med[g].to_bits(), median(&v).to_bits(), "group {g}");
+            assert_eq!(
+                med[g].to_bits(),
+                median_of_sorted(&v).to_bits(),
+                "group {g}"
+            );
             for (i, &p) in qs.iter().enumerate() {
-                let want = linear(&v, p);
+                let want = linear_of_sorted(&v, p);
                 let got = q[g * qs.len() + i];
                 assert!(
                     (got - want).abs() <= 1e-12 * want.abs().max(1.0),
@@ -448,28 +422,12 @@ mod tests {
         let u = uniform(2 * n, 3);
         let labels: Vec<i64> = u[n..].iter().map(|&x| (x * 2.0) as i64).collect();
         let ints: Vec<i32> = u[..n].iter().map(|&x| (x * 1000.0) as i32).collect();
-        let mut med = vec![0.0f64; 2];
-        assert!(bracketed_groups(
-            &ints,
-            &labels,
-            2,
-            None,
-            QuantileMethod::Linear,
-            &mut med
-        ));
+        let med: Vec<f64> = by_bracket(&ints, &labels, 2, None);
         let floats: Vec<f32> = ints.iter().map(|&i| i as f32).collect();
-        let mut med32 = vec![0.0f32; 2];
-        assert!(bracketed_groups(
-            &floats,
-            &labels,
-            2,
-            None,
-            QuantileMethod::Linear,
-            &mut med32
-        ));
+        let med32: Vec<f32> = by_bracket(&floats, &labels, 2, None);
         let as_f64: Vec<f64> = ints.iter().map(|&i| i as f64).collect();
         for g in 0..2 {
-            let want = median(&sorted_group(&as_f64, &labels, g as i64));
+            let want = median_of_sorted(&sorted_group(&as_f64, &labels, g as i64));
             assert_eq!(med[g], want);
             assert_eq!(med32[g] as f64, want);
         }

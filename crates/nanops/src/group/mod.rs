@@ -19,6 +19,8 @@
 mod bracket;
 mod driver;
 mod order;
+#[cfg(test)]
+mod reference;
 pub(crate) mod statistic;
 
 pub(crate) use driver::group_reduce;

@@ -409,27 +409,8 @@ pub(crate) fn group_order<E: QuantileElement>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::group::reference::{linear_of_sorted, median_of_sorted, sorted_group};
     use ndarray::Array2;
-
-    /// Sorted valid values of group `g` in row `r`.
-    fn sorted_group(v: &Array2<f64>, l: &[i64], r: usize, g: i64) -> Vec<f64> {
-        let mut xs: Vec<f64> = (0..l.len())
-            .filter(|&j| l[j] == g && !v[[r, j]].is_nan())
-            .map(|j| v[[r, j]])
-            .collect();
-        xs.sort_by(f64::total_cmp);
-        xs
-    }
-
-    /// The median of sorted values (the mean of the middle two for an even count).
-    fn median_of_sorted(xs: &[f64]) -> f64 {
-        let m = xs.len();
-        if m % 2 == 1 {
-            xs[m / 2]
-        } else {
-            (xs[m / 2 - 1] + xs[m / 2]) / 2.0
-        }
-    }
 
     /// `group_order`'s median of each label of `v` along axis 1.
     fn group_medians(v: &Array2<f64>, l: &[i64]) -> ArrayD<f64> {
@@ -474,7 +455,7 @@ mod tests {
         assert_eq!(q.shape(), &[3, rows, groups]);
         for r in 0..rows {
             for g in 0..groups {
-                let xs = sorted_group(&v, &l, r, g as i64);
+                let xs = sorted_group(v.row(r).as_slice().unwrap(), &l, g as i64);
                 let m = xs.len();
                 assert_eq!(med[[r, g]], median_of_sorted(&xs));
                 for (i, &p) in qs.iter().enumerate() {
@@ -503,7 +484,7 @@ mod tests {
         let vd = v.clone().into_dyn();
         let med = group_medians(&v, &l);
         for g in 0..groups {
-            let xs = sorted_group(&v, &l, 0, g as i64);
+            let xs = sorted_group(v.row(0).as_slice().unwrap(), &l, g as i64);
             assert_eq!(med[[0, g]], median_of_sorted(&xs), "group {g}");
         }
         // weights travel with their values: each group's weighted quantile
@@ -572,7 +553,7 @@ mod tests {
         let rq = group_order(&rvd.view(), &rlabels.view(), Axes::One(1), None, &stat).unwrap();
         for r in 0..2 {
             for g in 0..7 {
-                let xs = sorted_group(&v, &l, r, g as i64);
+                let xs = sorted_group(v.row(r).as_slice().unwrap(), &l, g as i64);
                 let want = if xs.is_empty() {
                     f64::NAN
                 } else {
@@ -585,10 +566,7 @@ mod tests {
                     if xs.is_empty() {
                         assert!(q[[i, r, g]].is_nan());
                     } else {
-                        let h = qs[i] * (xs.len() - 1) as f64;
-                        let (k, f) = (h.floor() as usize, h - h.floor());
-                        let next = xs[(k + 1).min(xs.len() - 1)];
-                        let want = xs[k] + f * (next - xs[k]);
+                        let want = linear_of_sorted(&xs, qs[i]);
                         assert!((q[[i, r, g]] - want).abs() <= 1e-12 * want.abs().max(1.0));
                     }
                 }
