@@ -149,6 +149,37 @@ def test_large_groups_in_parallel_match_numpy() -> None:
     np.testing.assert_array_equal(got, want)
 
 
+@pytest.mark.parametrize("labels_order", ["sorted", "random"])
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+def test_long_groups_sorted_or_random_labels_all_methods(labels_order: str, dtype: str) -> None:
+    # long groups take the paths without a counting sort: sorted labels read
+    # each group's run in place, random ones one bracketing pass
+    rng = np.random.default_rng(5)
+    n, groups = 60_000, 5
+    values = (rng.standard_normal(n) * 100).round(1).astype(dtype)  # ties too
+    labels = rng.integers(-1, groups, n)
+    labels[labels == 3] = 2  # group 3 empty
+    if labels_order == "sorted":
+        labels.sort()
+    values[rng.random(n) < 0.1] = np.nan
+    values[labels == 4] = np.nan  # group 4 all NaN
+    groups_values = [values[labels == g] for g in range(groups)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        want_median = np.array([np.nanmedian(v) if v.size else np.nan for v in groups_values])
+        np.testing.assert_array_equal(
+            nanops.group_nanmedian(values, labels, num_labels=groups), want_median)
+        q = [0.0, 0.1, 0.5, 0.9, 1.0]
+        for method in METHODS:
+            got = nanops.group_nanquantile(values, labels, q, num_labels=groups, method=method)
+            want = np.stack([
+                np.nanquantile(v.astype(np.float64), q, method=method) if v.size
+                else np.full(len(q), np.nan)
+                for v in groups_values
+            ], axis=-1)
+            _close(got, want, np.dtype(dtype))
+
+
 def test_bad_arguments() -> None:
     v, lab = np.arange(4.0), np.array([0, 1, 0, 1])
     with pytest.raises(ValueError, match="range"):

@@ -24,11 +24,14 @@ use crate::par::{map_tasks, MIN_TASK};
 use std::cmp::Ordering;
 use std::mem::MaybeUninit;
 
-/// Values sampled per group (about): the bracket spans `±(1.5·√s + 2)`
+/// Values sampled per group (about), for `n` values in `groups` groups:
+/// `√(n / groups)` within 256..=1024. The bracket spans `±(1.5·√s + 2)`
 /// sample ranks around the wanted ones (about three standard deviations of
 /// the sample's count below a rank), so a group misses rarely and keeps
-/// about a quarter of its values.
-const SAMPLE_PER_GROUP: usize = 128;
+/// about a fifth (256 sampled) to a tenth (1024) of its values.
+fn sample_per_group(n: usize, groups: usize) -> usize {
+    ((n as f64 / groups.max(1) as f64).sqrt() as usize).clamp(256, 1024)
+}
 
 /// Fewest values per group, on average, for which the bracketing pass is
 /// used (shorter groups: the sample would be most of the values).
@@ -61,14 +64,15 @@ struct Slot<T> {
 /// group kept (group `g`'s in `base..base + kept` of its slot).
 type Pass<T> = (Vec<Slot<T>>, Vec<MaybeUninit<T>>);
 
-/// The results of every group of one output (`xs`, `labels` below
-/// `groups`; negative labels skipped), `nq` per group in `out` (the median
+/// The results of every group of one output (`xs`, `labels`: group
+/// `label − first`, below `groups`; labels below `first` skipped), `nq` per
+/// group in `out` (the median
 /// for `qs = None`); `false`, with `out` untouched, where the pass does not
 /// pay (groups shorter than [`MIN_GROUP_LEN`] on average) and the caller
 /// sorts by label instead.
 pub(crate) fn bracketed_groups<E: QuantileElement>(
     xs: &[E],
-    labels: &[i64],
+    (labels, first): (&[i64], i64),
     groups: usize,
     qs: Option<&[f64]>,
     method: QuantileMethod,
@@ -79,12 +83,12 @@ pub(crate) fn bracketed_groups<E: QuantileElement>(
         return false;
     }
     let nq = qs.map_or(1, <[f64]>::len);
-    let slots = brackets(xs, labels, groups, qs);
+    let slots = brackets(xs, (labels, first), groups, qs);
     let chunks = (n / MIN_TASK).clamp(1, MAX_CHUNKS);
     let len = n.div_ceil(chunks);
     let passes = map_tasks(chunks, |c| {
         let range = (c * len).min(n)..((c + 1) * len).min(n);
-        keep_inside(&xs[range.clone()], &labels[range], &slots, n)
+        keep_inside(&xs[range.clone()], (&labels[range], first), &slots, n)
     });
     // groups in blocks, each selecting from its groups' kept values
     let tasks = groups.clamp(1, 64);
@@ -109,7 +113,7 @@ pub(crate) fn bracketed_groups<E: QuantileElement>(
         missed.extend(m);
     }
     if !missed.is_empty() {
-        redo_whole(xs, labels, groups, &missed, qs, method, nq, out);
+        redo_whole(xs, (labels, first), groups, &missed, qs, method, nq, out);
     }
     true
 }
@@ -118,16 +122,16 @@ pub(crate) fn bracketed_groups<E: QuantileElement>(
 /// room its kept values are expected to need (for the whole row).
 fn brackets<E: QuantileElement>(
     xs: &[E],
-    labels: &[i64],
+    (labels, first): (&[i64], i64),
     groups: usize,
     qs: Option<&[f64]>,
 ) -> Vec<Slot<E::Value>> {
     let n = xs.len().min(labels.len());
-    let step = (n / (groups * SAMPLE_PER_GROUP)).max(1);
+    let step = (n / (groups * sample_per_group(n, groups))).max(1);
     let mut seen = vec![0usize; groups];
     let mut samples: Vec<Vec<E::Value>> = vec![Vec::new(); groups];
     for j in (step / 2..n).step_by(step) {
-        let l = labels[j];
+        let l = labels[j] - first;
         if l >= 0 {
             seen[l as usize] += 1;
             let x = xs[j].to_value();
@@ -181,7 +185,7 @@ fn brackets<E: QuantileElement>(
 /// in the returned buffer (room scaled to the chunk's share of the row).
 fn keep_inside<E: QuantileElement>(
     xs: &[E],
-    labels: &[i64],
+    (labels, first): (&[i64], i64),
     whole: &[Slot<E::Value>],
     n: usize,
 ) -> Pass<E::Value> {
@@ -197,6 +201,7 @@ fn keep_inside<E: QuantileElement>(
     // SAFETY: `MaybeUninit` needs no initialisation.
     unsafe { buf.set_len(end) };
     for (x, &l) in xs.iter().zip(labels) {
+        let l = l - first;
         if l < 0 {
             continue;
         }
@@ -265,7 +270,7 @@ fn select_group<T: SelectFloat>(
 #[allow(clippy::too_many_arguments)]
 fn redo_whole<E: QuantileElement>(
     xs: &[E],
-    labels: &[i64],
+    (labels, first): (&[i64], i64),
     groups: usize,
     missed: &[usize],
     qs: Option<&[f64]>,
@@ -279,6 +284,7 @@ fn redo_whole<E: QuantileElement>(
     }
     let mut values: Vec<Vec<E::Value>> = vec![Vec::new(); missed.len()];
     for (x, &l) in xs.iter().zip(labels) {
+        let l = l - first;
         if l >= 0 && which[l as usize] != usize::MAX {
             let x = x.to_value();
             if !x.is_nan_value() {
@@ -314,7 +320,14 @@ mod tests {
     ) -> Vec<E::Value> {
         let mut out = vec![E::Value::NAN; groups * qs.map_or(1, <[f64]>::len)];
         let linear = QuantileMethod::Linear;
-        assert!(bracketed_groups(xs, labels, groups, qs, linear, &mut out));
+        assert!(bracketed_groups(
+            xs,
+            (labels, 0),
+            groups,
+            qs,
+            linear,
+            &mut out
+        ));
         out
     }
 
@@ -386,7 +399,7 @@ mod tests {
         // (every other group's bracket is fine), and group 1 is all ties
         let groups = 3;
         let n = groups * MIN_GROUP_LEN * 4;
-        let step = n / (groups * SAMPLE_PER_GROUP);
+        let step = n / (groups * sample_per_group(n, groups));
         let labels: Vec<i64> = (0..n).map(|j| ((j / step) % 3) as i64).collect();
         let u = uniform(n, 11);
         let xs: Vec<f64> = (0..n)
@@ -407,7 +420,7 @@ mod tests {
         let mut out = [7.0];
         assert!(!bracketed_groups(
             &xs,
-            &labels,
+            (&labels, 0),
             1,
             None,
             QuantileMethod::Linear,
