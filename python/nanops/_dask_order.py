@@ -120,32 +120,33 @@ def _select(x: np.ndarray, axes: tuple[int, ...], groups: list[dict[str, Any]]
     lane = math.prod(x.shape[i] for i in axes)
     lanes = np.moveaxis(xf, axes, tuple(range(len(axes)))).reshape(lane, n_out)
     flat_lanes = lanes.reshape(-1)
-    zeros = np.zeros((n_out, n_br), np.int64)
-    below, at_lo, at_hi = zeros, zeros.copy(), zeros.copy()
+    # What goes back is kept small, as every chunk's part stays in memory
+    # until the final selection: counts only for the bracket columns in use,
+    # in the narrowest type that holds a lane's length; owners as int32.
+    cols = [b for b in range(n_br) if active[:, b].any()]
+    count_dtype = np.uint16 if lane < 1 << 16 else np.int64
+    below = np.zeros((n_out, len(cols)), count_dtype)
+    at_lo, at_hi = below.copy(), below.copy()
     inside: list[np.ndarray] = []
     owner: list[np.ndarray] = []
     with np.errstate(invalid="ignore"):
-        for b in range(n_br):
-            if not active[:, b].any():
-                inside.append(np.empty(0, xf.dtype))
-                owner.append(np.empty(0, np.int64))
-                continue
+        for c, b in enumerate(cols):
             lo_b = lo[:, b].astype(xf.dtype)[None, :]
             hi_b = hi[:, b].astype(xf.dtype)[None, :]
             hi_eq = np.where(hi_b > lo_b, hi_b, np.nan).astype(xf.dtype)
-            below[:, b] = np.add.reduce(lanes < lo_b, axis=0, dtype=np.int64)
-            at_lo[:, b] = np.add.reduce(lanes == lo_b, axis=0, dtype=np.int64)
-            at_hi[:, b] = np.add.reduce(lanes == hi_eq, axis=0, dtype=np.int64)
+            below[:, c] = np.add.reduce(lanes < lo_b, axis=0, dtype=np.int64)
+            at_lo[:, c] = np.add.reduce(lanes == lo_b, axis=0, dtype=np.int64)
+            at_hi[:, c] = np.add.reduce(lanes == hi_eq, axis=0, dtype=np.int64)
             where = np.flatnonzero((lanes > lo_b) & (lanes < hi_b))
             inside.append(flat_lanes[where])
-            owner.append(where % max(n_out, 1))
+            owner.append((where % max(n_out, 1)).astype(np.int64))
     out, start = [], 0
     for g in groups:
         stop = start + g["lo"].shape[0]
         keep = [(o >= start) & (o < stop) for o in owner]
-        out.append({"below": below[start:stop], "at_lo": at_lo[start:stop],
+        out.append({"cols": cols, "below": below[start:stop], "at_lo": at_lo[start:stop],
                     "at_hi": at_hi[start:stop], "inside": [v[m] for v, m in zip(inside, keep)],
-                    "owner": [o[m] - start for o, m in zip(owner, keep)]})
+                    "owner": [(o[m] - start).astype(np.int32) for o, m in zip(owner, keep)]})
         start = stop
     return out
 
@@ -262,15 +263,24 @@ def _finish(selected: list[dict[str, Any]], brackets: dict[str, Any], plan: dict
     counts, ranks, group = brackets["counts"], brackets["ranks"], brackets["group"]
     lo, hi = brackets["lo"], brackets["hi"]
     n_out, n_cols = ranks.shape
-    below = np.sum([s["below"] for s in selected], axis=0)
-    at_lo = np.sum([s["at_lo"] for s in selected], axis=0)
-    at_hi = np.sum([s["at_hi"] for s in selected], axis=0)
+    # the counts of the bracket columns in use, summed over the chunks (int64)
+    cols = selected[0]["cols"] if selected else []
+    below = np.zeros((n_out, n_cols), np.int64)
+    at_lo, at_hi = below.copy(), below.copy()
+    for part in selected:
+        below[:, cols] += part["below"]
+        at_lo[:, cols] += part["at_lo"]
+        at_hi[:, cols] += part["at_hi"]
     value_dtype = np.dtype(plan["value_dtype"])
     at = np.zeros((n_out, n_cols), value_dtype)
+    column = {b: i for i, b in enumerate(cols)}
     for b in range(n_cols):
         # every chunk's values inside bracket b, sorted by output, then value
-        vals = np.concatenate([s["inside"][b] for s in selected]).astype(value_dtype)
-        owner = np.concatenate([s["owner"][b] for s in selected])
+        if b in column:
+            vals = np.concatenate([s["inside"][column[b]] for s in selected]).astype(value_dtype)
+            owner = np.concatenate([s["owner"][column[b]] for s in selected])
+        else:
+            vals, owner = np.empty(0, value_dtype), np.empty(0, np.int32)
         if _is_float32_exact(value_dtype):
             # one sort of (owner, value key) pairs instead of a lexsort
             keys = np.sort((owner.astype(np.uint64) << np.uint64(32)) | _key32(vals))
