@@ -7,7 +7,7 @@ reduced axes are that block's *chunk set*, and four kinds of task run:
 
 1. ``stats`` (per chunk): the non-NaN count of each output and a small
    grid of the chunk's order statistics (``k + 1`` values at known ranks,
-   found by ``nanops.nanquantile(..., method="lower")``);
+   read from one sort of the chunk's lanes);
 2. ``brackets`` (per block): the total count ``n`` of each output, the ranks
    the statistic reads of ``n`` values (``_nanops.order_ranks``: nanops'
    own plan), and for each rank a bracket ``[lo, hi]`` that is *guaranteed*
@@ -60,8 +60,8 @@ def _as_float(x: np.ndarray) -> np.ndarray:
 
 
 def _grid_ranks(counts: np.ndarray, k: int) -> np.ndarray:
-    """The ranks of the grid, as ``nanquantile(method="lower")`` picks them
-    for ``q = i / k`` (``floor((c - 1) · q)`` in float64), ``(outputs, k + 1)``."""
+    """The ranks of the grid (those ``nanquantile(method="lower")`` picks
+    for ``q = i / k``: ``floor((c - 1) · q)`` in float64), ``(outputs, k + 1)``."""
     q = np.arange(k + 1) / k
     c1 = np.maximum(counts - 1, 0).astype(np.float64)
     return np.floor(c1[:, None] * q[None, :]).astype(np.int64)

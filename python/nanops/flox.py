@@ -43,7 +43,7 @@ flox is imported lazily: ``import nanops`` never needs it, and this module
 raises ``ImportError`` only when :func:`aggregation` is called without flox.
 
 >>> import numpy as np, nanops.flox, flox                  # doctest: +SKIP
->>> flox.groupby_reduce(np.array([1.0, 2.0, 4.0]), np.array([0, 0, 1]),
+>>> flox.groupby_reduce(np.array([1.0, 2.0, 4.0]), np.array([0, 0, 1]),  # doctest: +SKIP
 ...                     func=nanops.flox.aggregation("nanmean"), engine="numpy")
 (array([1.5, 4. ]), array([0, 1]))
 """
