@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 import time
 import warnings
 from collections.abc import Callable
@@ -93,7 +94,7 @@ def main() -> None:
     if args.write:
         section = (
             "## dask on a LocalCluster\n\n"
-            f"`python3 benches/dask_cluster.py --shape {args.shape} --write` ({os.cpu_count()} "
+            f"`python3 benches/dask_cluster.py {' '.join(sys.argv[1:])}` ({os.cpu_count()} "
             f"CPUs, {args.workers} worker processes of one thread; dask {dask.__version__}; "
             f"float32 {shape}, 10% NaN, chunks {chunks}, persisted on the workers; fastest of "
             f"{args.rounds} interleaved rounds; peak = the workers' summed memory while a "

@@ -14,12 +14,19 @@ its rounds (``distributed.diagnostics.MemorySampler``).
 
     python3 benches/dask_quantile.py                  # (730, 361, 400): 0.4 GB
     python3 benches/dask_quantile.py --shape 3650,721,800 --write   # the issue's 8 GB
+    python3 benches/dask_quantile.py --cases quantile0,quantileNone   # some rows only
+    python3 benches/dask_quantile.py --persist        # the cube held on the workers
+
+With ``--persist`` the cube is generated once and held on the workers, so
+the rows time the statistics' own work (nanops' two passes then read memory
+instead of generating the cube twice).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import sys
 import time
 import warnings
 from collections.abc import Callable
@@ -34,6 +41,8 @@ import nanops
 from _report import write_section
 
 Q = [0.1, 0.5, 0.9]
+#: The rows, in the order they run.
+CASE_KEYS = ("quantile0", "median0", "quantileNone", "generation")
 
 
 def main() -> None:
@@ -43,7 +52,15 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--write", action="store_true", help="rewrite BENCHMARKS.md's section")
+    parser.add_argument("--cases", default="quantile0,median0,quantileNone,generation",
+                        help="rows to run (comma-separated): " + ", ".join(CASE_KEYS))
+    parser.add_argument("--persist", action="store_true",
+                        help="generate the cube once and hold it on the workers")
     args = parser.parse_args()
+    wanted = args.cases.split(",")
+    unknown = sorted(set(wanted) - set(CASE_KEYS))
+    if unknown:
+        parser.error(f"unknown cases {unknown}; choose from {', '.join(CASE_KEYS)}")
     warnings.simplefilter("ignore", RuntimeWarning)
     shape = tuple(int(n) for n in args.shape.split(","))
     per_step = shape[1] * shape[2] * 4
@@ -52,25 +69,30 @@ def main() -> None:
     rng = da.random.default_rng(0)
     x = rng.standard_normal(shape, chunks=chunks, dtype=np.float32)
     x = da.where(rng.random(shape, chunks=chunks) < 0.1, np.float32(np.nan), x)
-    cases: list[tuple[str, str, dict[str, Callable[[], object]]]] = [
-        ("nanquantile(q=[.1, .5, .9])", "0", {
+    cases: list[tuple[str, str, str, dict[str, Callable[[], object]]]] = [
+        ("quantile0", "nanquantile(q=[.1, .5, .9])", "0", {
             "nanops": lambda: nanops.nanquantile(x, Q, axis=0).compute(),
             "dask": lambda: da.nanquantile(x, Q, axis=0).compute(),
         }),
-        ("nanmedian", "0", {
+        ("median0", "nanmedian", "0", {
             "nanops": lambda: nanops.nanmedian(x, axis=0).compute(),
             "dask": lambda: da.nanmedian(x, axis=0).compute(),
         }),
-        ("nanquantile(q=[.1, .5, .9])", "None", {
+        ("quantileNone", "nanquantile(q=[.1, .5, .9])", "None", {
             "nanops": lambda: nanops.nanquantile(x, Q).compute(),
         }),
-        ("nanmean (generation alone, for scale)", "0", {
+        ("generation", "nanmean (generation alone, for scale)", "0", {
             "nanops": lambda: nanops.nanmean(x, axis=0).compute(),
         }),
     ]
+    cases = [c for c in cases if c[0] in wanted]
     with distributed.LocalCluster(n_workers=args.workers, threads_per_worker=1,
                                   dashboard_address=None, silence_logs=50) as cluster, \
             distributed.Client(cluster):
+        if args.persist:
+            held = x.persist()
+            distributed.wait(held)
+            x = held
         sampler = MemorySampler()
         head = ("| func | axis | nanops s | dask s | dask / nanops | nanops peak MB "
                 "| dask peak MB |")
@@ -79,7 +101,7 @@ def main() -> None:
         print(f"{shape} float32, chunks {chunks}, {args.workers} workers", flush=True)
         print(head)
         print(rule)
-        for name, axis, calls in cases:
+        for _, name, axis, calls in cases:
             best = {k: float("inf") for k in calls}
             peak = {k: 0.0 for k in calls}
             for r in range(args.rounds):
@@ -101,11 +123,14 @@ def main() -> None:
             lines.append(line)
     if args.write:
         section = (
-            "## dask quantiles on a LocalCluster\n\n"
-            f"`python3 benches/dask_quantile.py --shape {args.shape} --write` "
+            "## dask quantiles on a LocalCluster"
+            + (", cube held in memory" if args.persist else "") + "\n\n"
+            f"`python3 benches/dask_quantile.py {' '.join(sys.argv[1:])}` "
             f"({os.cpu_count()} CPUs, {args.workers} worker processes of one thread; "
-            f"dask {dask.__version__}; float32 {shape}, 10% NaN, chunks {chunks}, generated "
-            f"lazily by every call; fastest of {args.rounds} interleaved rounds; peak = the "
+            f"dask {dask.__version__}; float32 {shape}, 10% NaN, chunks {chunks}, "
+            + ("generated once and persisted on the workers" if args.persist
+               else "generated lazily by every call")
+            + f"; fastest of {args.rounds} interleaved rounds; peak = the "
             "workers' summed memory while a call ran):\n\n" + "\n".join(lines) + "\n"
         )
         write_section(section)

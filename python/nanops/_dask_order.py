@@ -7,7 +7,7 @@ reduced axes are that block's *chunk set*, and four kinds of task run:
 
 1. ``stats`` (per chunk): the non-NaN count of each output and a small
    grid of the chunk's order statistics (``k + 1`` values at known ranks,
-   found by ``nanops.nanquantile(..., method="lower")``);
+   read from one sort of the chunk's lanes);
 2. ``brackets`` (per block): the total count ``n`` of each output, the ranks
    the statistic reads of ``n`` values (``_nanops.order_ranks``: nanops'
    own plan), and for each rank a bracket ``[lo, hi]`` that is *guaranteed*
@@ -60,8 +60,8 @@ def _as_float(x: np.ndarray) -> np.ndarray:
 
 
 def _grid_ranks(counts: np.ndarray, k: int) -> np.ndarray:
-    """The ranks of the grid, as ``nanquantile(method="lower")`` picks them
-    for ``q = i / k`` (``floor((c - 1) · q)`` in float64), ``(outputs, k + 1)``."""
+    """The ranks of the grid (those ``nanquantile(method="lower")`` picks
+    for ``q = i / k``: ``floor((c - 1) · q)`` in float64), ``(outputs, k + 1)``."""
     q = np.arange(k + 1) / k
     c1 = np.maximum(counts - 1, 0).astype(np.float64)
     return np.floor(c1[:, None] * q[None, :]).astype(np.int64)
@@ -71,19 +71,38 @@ def _stats(x: np.ndarray, axes: tuple[int, ...], k: int, groups: list[slice]
            ) -> list[tuple[np.ndarray, np.ndarray]]:
     """Per output of the chunk (kept axes in C order): the non-NaN count and
     the values at the grid ranks (:func:`_grid_ranks`; NaN for an output
-    without values), ``(outputs, k + 1)``; split into the groups of outputs."""
-    import nanops
-
+    without values), ``(outputs, k + 1)``; split into the groups of outputs.
+    The lanes are sorted once (NaN last) and the grid read at its ranks:
+    cheaper than selecting ``k + 1`` ranks per lane."""
     xf = _as_float(x)
     counts = np.asarray(_nanops.nancount(xf, axes), np.int64).reshape(-1)
     if xf.size == 0:
         grid = np.full((counts.size, k + 1), np.nan, xf.dtype)
     else:
-        with warnings.catch_warnings(), np.errstate(all="ignore"):
-            warnings.simplefilter("ignore", RuntimeWarning)
-            grid = nanops.nanquantile(xf, np.arange(k + 1) / k, axis=axes, method="lower")
-        grid = np.asarray(grid).reshape(k + 1, counts.size).T
+        lane = math.prod(x.shape[i] for i in axes)
+        lanes = np.moveaxis(xf, axes, tuple(range(len(axes)))).reshape(lane, counts.size)
+        ordered = np.sort(lanes, axis=0)  # NaN last: rank r of a lane is row r
+        grid = np.take_along_axis(ordered, _grid_ranks(counts, k).T, axis=0).T
+        grid[counts == 0] = np.nan  # one NaN (a NaN in the data may carry a sign)
     return [(counts[g], np.ascontiguousarray(grid[g])) for g in groups]
+
+
+def _key32(values: np.ndarray) -> np.ndarray:
+    """An unsigned key ordering float32 ``values`` as ``<`` does (-0.0 just
+    below +0.0; a positive NaN above +inf), as uint64."""
+    bits = np.ascontiguousarray(values, np.float32).view(np.uint32)
+    return np.where(bits >> 31 == 1, ~bits, bits | np.uint32(0x80000000)).astype(np.uint64)
+
+
+def _from_key32(key: np.ndarray) -> np.ndarray:
+    """The float32 values of :func:`_key32` keys (the low 32 bits of ``key``)."""
+    bits = (key & np.uint64(0xFFFFFFFF)).astype(np.uint32)
+    return np.where(bits >> 31 == 1, bits ^ np.uint32(0x80000000), ~bits).view(np.float32)
+
+
+def _is_float32_exact(dtype: np.dtype) -> bool:
+    """Whether values of ``dtype`` are float32 numbers (the 32-bit key holds them)."""
+    return dtype == np.float32 or dtype == np.float16
 
 
 def _select(x: np.ndarray, axes: tuple[int, ...], groups: list[dict[str, Any]]
@@ -97,36 +116,37 @@ def _select(x: np.ndarray, axes: tuple[int, ...], groups: list[dict[str, Any]]
     hi = np.concatenate([g["hi"] for g in groups])
     active = np.concatenate([g["active"] for g in groups])
     n_out, n_br = lo.shape
-    kept = [i for i in range(x.ndim) if i not in axes]
-    kept_shape = tuple(x.shape[i] for i in kept)
-    bshape = tuple(1 if i in axes else n for i, n in enumerate(x.shape))
-    zeros = np.zeros((n_out, n_br), np.int64)
-    below, at_lo, at_hi = zeros, zeros.copy(), zeros.copy()
+    # the chunk as (lane position, output): a view when the reduced axes lead
+    lane = math.prod(x.shape[i] for i in axes)
+    lanes = np.moveaxis(xf, axes, tuple(range(len(axes)))).reshape(lane, n_out)
+    flat_lanes = lanes.reshape(-1)
+    # What goes back is kept small, as every chunk's part stays in memory
+    # until the final selection: counts only for the bracket columns in use,
+    # in the narrowest type that holds a lane's length; owners as int32.
+    cols = [b for b in range(n_br) if active[:, b].any()]
+    count_dtype = np.uint16 if lane < 1 << 16 else np.int64
+    below = np.zeros((n_out, len(cols)), count_dtype)
+    at_lo, at_hi = below.copy(), below.copy()
     inside: list[np.ndarray] = []
     owner: list[np.ndarray] = []
     with np.errstate(invalid="ignore"):
-        for b in range(n_br):
-            if not active[:, b].any():
-                inside.append(np.empty(0, xf.dtype))
-                owner.append(np.empty(0, np.int64))
-                continue
-            lo_b = lo[:, b].astype(xf.dtype).reshape(bshape)
-            hi_b = hi[:, b].astype(xf.dtype).reshape(bshape)
+        for c, b in enumerate(cols):
+            lo_b = lo[:, b].astype(xf.dtype)[None, :]
+            hi_b = hi[:, b].astype(xf.dtype)[None, :]
             hi_eq = np.where(hi_b > lo_b, hi_b, np.nan).astype(xf.dtype)
-            below[:, b] = np.count_nonzero(xf < lo_b, axis=axes).reshape(-1)
-            at_lo[:, b] = np.count_nonzero(xf == lo_b, axis=axes).reshape(-1)
-            at_hi[:, b] = np.count_nonzero(xf == hi_eq, axis=axes).reshape(-1)
-            where = np.nonzero((xf > lo_b) & (xf < hi_b))
-            inside.append(xf[where])
-            owner.append(np.ravel_multi_index([where[i] for i in kept], kept_shape)
-                         if kept else np.zeros(where[0].size if where else 0, np.int64))
+            below[:, c] = np.add.reduce(lanes < lo_b, axis=0, dtype=np.int64)
+            at_lo[:, c] = np.add.reduce(lanes == lo_b, axis=0, dtype=np.int64)
+            at_hi[:, c] = np.add.reduce(lanes == hi_eq, axis=0, dtype=np.int64)
+            where = np.flatnonzero((lanes > lo_b) & (lanes < hi_b))
+            inside.append(flat_lanes[where])
+            owner.append((where % max(n_out, 1)).astype(np.int64))
     out, start = [], 0
     for g in groups:
         stop = start + g["lo"].shape[0]
         keep = [(o >= start) & (o < stop) for o in owner]
-        out.append({"below": below[start:stop], "at_lo": at_lo[start:stop],
+        out.append({"cols": cols, "below": below[start:stop], "at_lo": at_lo[start:stop],
                     "at_hi": at_hi[start:stop], "inside": [v[m] for v, m in zip(inside, keep)],
-                    "owner": [o[m] - start for o, m in zip(owner, keep)]})
+                    "owner": [(o[m] - start).astype(np.int32) for o, m in zip(owner, keep)]})
         start = stop
     return out
 
@@ -141,7 +161,9 @@ def _bounds_one_step(grids: list[np.ndarray], ranks_list: list[np.ndarray],
     with at least ``targets_hi + 1`` values surely at or below it), per
     bracket column; NaN targets (-1) give NaN."""
     n_rows = targets_lo.shape[0]
-    values = np.concatenate([g.astype(np.float64) for g in grids], axis=1)
+    narrow = all(_is_float32_exact(g.dtype) for g in grids)
+    values = np.concatenate([g.astype(np.float32 if narrow else np.float64) for g in grids],
+                            axis=1)
     # Increments of the two bounds at each grid entry (see the module docstring):
     # below(v) <= sum of `up` over entries < v; at_or_below(v) >= sum of `down` over entries <= v.
     ups, downs = [], []
@@ -154,26 +176,50 @@ def _bounds_one_step(grids: list[np.ndarray], ranks_list: list[np.ndarray],
         downs.append(np.where(valid, p - prev, 0))
     up = np.concatenate(ups, axis=1)
     down = np.concatenate(downs, axis=1)
-    order = np.argsort(values, axis=1, kind="stable")
-    sv = np.take_along_axis(values, order, axis=1)
-    below_bound = np.cumsum(np.take_along_axis(up, order, axis=1), axis=1)
+    if narrow and max(int(up.max(initial=0)), int(down.max(initial=0))) < 1 << 16:
+        # one sort of (value key, up, down) triples gives the values and both
+        # increments in order (ties in any order keep the bounds valid: an
+        # entry's bounds count only entries that are surely below / at or below)
+        key = ((_key32(values) << np.uint64(32)) | (up.astype(np.uint64) << np.uint64(16))
+               | down.astype(np.uint64))
+        key.sort(axis=1)
+        sv = _from_key32(key >> np.uint64(32))
+        up_sorted = ((key >> np.uint64(16)) & np.uint64(0xFFFF)).astype(np.int64)
+        down_sorted = (key & np.uint64(0xFFFF)).astype(np.int64)
+    else:
+        order = np.argsort(values, axis=1, kind="stable")
+        sv = np.take_along_axis(values, order, axis=1)
+        up_sorted = np.take_along_axis(up, order, axis=1)
+        down_sorted = np.take_along_axis(down, order, axis=1)
+    width = sv.shape[1]
+    below_bound = np.cumsum(up_sorted, axis=1)
     below_bound = np.concatenate([np.zeros((n_rows, 1), np.int64), below_bound[:, :-1]], axis=1)
-    at_or_below = np.cumsum(np.take_along_axis(down, order, axis=1), axis=1)
+    at_or_below = np.cumsum(down_sorted, axis=1)
+    # Both bounds are non-decreasing along a row: with each row offset by more
+    # than any bound, one searchsorted over the flattened rows finds every
+    # row's position at once.
+    span = int(max(below_bound.max(initial=0), at_or_below.max(initial=0))) + 2
+    offset = np.arange(n_rows, dtype=np.int64) * span
+    flat_below = (below_bound + offset[:, None]).ravel()
+    flat_at_or_below = (at_or_below + offset[:, None]).ravel()
+    first = np.arange(n_rows, dtype=np.int64) * width
+    sv_flat = sv.ravel()
     n_br = targets_lo.shape[1]
     lo = np.full((n_rows, n_br), np.nan)
     hi = np.full((n_rows, n_br), np.nan)
-    rows = np.arange(n_rows)
     for b in range(n_br):
         t_lo, t_hi = targets_lo[:, b], targets_hi[:, b]
         ok = t_lo >= 0
-        # below_bound is non-decreasing: the last entry with bound <= t_lo
-        i_lo = np.count_nonzero(below_bound <= t_lo[:, None], axis=1) - 1
-        # at_or_below is non-decreasing: the first entry with bound >= t_hi + 1
-        i_hi = np.count_nonzero(at_or_below < (t_hi + 1)[:, None], axis=1)
-        i_lo = np.clip(i_lo, 0, sv.shape[1] - 1)
-        i_hi = np.clip(i_hi, 0, sv.shape[1] - 1)
-        lo[:, b] = np.where(ok, sv[rows, i_lo], np.nan)
-        hi[:, b] = np.where(ok, sv[rows, i_hi], np.nan)
+        if not ok.any():
+            continue
+        # the last entry with below_bound <= t_lo
+        i_lo = np.searchsorted(flat_below, t_lo + offset, side="right") - 1 - first
+        # the first entry with at_or_below >= t_hi + 1
+        i_hi = np.searchsorted(flat_at_or_below, t_hi + 1 + offset, side="left") - first
+        i_lo = np.clip(i_lo, 0, width - 1)
+        i_hi = np.clip(i_hi, 0, width - 1)
+        lo[:, b] = np.where(ok, sv_flat[first + i_lo], np.nan)
+        hi[:, b] = np.where(ok, sv_flat[first + i_hi], np.nan)
     return lo, hi
 
 
@@ -217,16 +263,30 @@ def _finish(selected: list[dict[str, Any]], brackets: dict[str, Any], plan: dict
     counts, ranks, group = brackets["counts"], brackets["ranks"], brackets["group"]
     lo, hi = brackets["lo"], brackets["hi"]
     n_out, n_cols = ranks.shape
-    below = np.sum([s["below"] for s in selected], axis=0)
-    at_lo = np.sum([s["at_lo"] for s in selected], axis=0)
-    at_hi = np.sum([s["at_hi"] for s in selected], axis=0)
+    # the counts of the bracket columns in use, summed over the chunks (int64)
+    cols = selected[0]["cols"] if selected else []
+    below = np.zeros((n_out, n_cols), np.int64)
+    at_lo, at_hi = below.copy(), below.copy()
+    for part in selected:
+        below[:, cols] += part["below"]
+        at_lo[:, cols] += part["at_lo"]
+        at_hi[:, cols] += part["at_hi"]
     value_dtype = np.dtype(plan["value_dtype"])
     at = np.zeros((n_out, n_cols), value_dtype)
+    column = {b: i for i, b in enumerate(cols)}
     for b in range(n_cols):
         # every chunk's values inside bracket b, sorted by output, then value
-        vals = np.concatenate([s["inside"][b] for s in selected]).astype(value_dtype)
-        owner = np.concatenate([s["owner"][b] for s in selected])
-        vals = vals[np.lexsort((vals, owner))]
+        if b in column:
+            vals = np.concatenate([s["inside"][column[b]] for s in selected]).astype(value_dtype)
+            owner = np.concatenate([s["owner"][column[b]] for s in selected])
+        else:
+            vals, owner = np.empty(0, value_dtype), np.empty(0, np.int32)
+        if _is_float32_exact(value_dtype):
+            # one sort of (owner, value key) pairs instead of a lexsort
+            keys = np.sort((owner.astype(np.uint64) << np.uint64(32)) | _key32(vals))
+            vals = _from_key32(keys).astype(value_dtype)
+        else:
+            vals = vals[np.lexsort((vals, owner))]
         n_inside = np.bincount(owner, minlength=n_out)
         start = np.cumsum(n_inside) - n_inside
         for j in range(b, n_cols):

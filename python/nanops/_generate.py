@@ -359,7 +359,7 @@ def build(row: Row, module: str) -> Callable[..., Any]:
     else:
         fallback = row.fallback or _numpy_original(row.name, module)
     if (row.name in STATE_NAMES or row.name.startswith("move_") or row.name in _FILLS
-            or row.name in _DASK_ORDER):
+            or row.name in _DASK_ORDER or row.name.startswith("group_")):
         fallback = _dask_first(row.name, fallback)
     ns: dict[str, Any] = {
         "__name__": module,

@@ -56,6 +56,8 @@ __all__ = [
     "nanmedian",
     "nanquantile",
     "nanpercentile",
+    "GROUP_NAMES",
+    "group",
 ]
 
 #: The functions computed here (the reductions with partial states).
@@ -87,12 +89,28 @@ def _combine(name: str, x: np.ndarray, axis: tuple[int, ...], keepdims: bool = T
     return states.merge(name, x, axis)
 
 
-def _aggregate(name: str, result_dtype: np.dtype, options: dict[str, Any], x: np.ndarray,
-               axis: tuple[int, ...], keepdims: bool = False, **_: Any) -> Any:
+def _aggregate(name: str, result_dtype: np.dtype, options: dict[str, Any],
+               integer_input: bool, x: np.ndarray, axis: tuple[int, ...],
+               keepdims: bool = False, **_: Any) -> Any:
     merged = states.merge(name, x, axis)
-    value = states.finish(name, merged, axis=axis, keepdims=keepdims, dtype=result_dtype,
-                          **options)
-    return np.asarray(value)
+    value = np.asarray(states.finish(name, merged, axis=axis, keepdims=keepdims,
+                                     dtype=result_dtype, **options))
+    if integer_input and name in _TAKES_DDOF:
+        # nanops (as NumPy, which hands integers to ``np.var``) divides the
+        # squared deviations by max(n - ddof, 0) for integer and bool input:
+        # inf, not NaN, where n <= ddof and the values differ
+        dof = merged["n"] - options.get("ddof", 0)
+        if np.any(dof <= 0):
+            with np.errstate(all="ignore"):
+                exact = merged["m2"] / np.maximum(dof, 0)
+                if name == "nanstd":
+                    exact = np.sqrt(exact)
+            exact = exact.astype(result_dtype)
+            if not keepdims:
+                exact = np.squeeze(exact, axis=axis)
+                dof = np.squeeze(dof, axis=axis)
+            value = np.where(dof <= 0, exact, value)
+    return value
 
 
 def reduce(name: str, a: da.Array, axis: Any = None, dtype: Any = None,
@@ -124,7 +142,8 @@ def reduce(name: str, a: da.Array, axis: Any = None, dtype: Any = None,
         a,
         chunk=functools.partial(_chunk, name),
         combine=functools.partial(_combine, name),
-        aggregate=functools.partial(_aggregate, name, result_dtype, options),
+        aggregate=functools.partial(_aggregate, name, result_dtype, options,
+                                    a.dtype.kind in "biu"),
         axis=axes,
         keepdims=bool(keepdims),
         # the chunks and the tree carry states; `meta` gives the result's dtype
@@ -140,7 +159,8 @@ def route(name: str, a: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> A
     """nanops' lazy computation of ``nanops.<name>(a, *args, **kwargs)`` for
     the dask array ``a`` where there is one (the reductions of
     :data:`NAMES` with the arguments :func:`reduce` takes, the moving
-    windows, the fills); ``NotImplemented`` otherwise."""
+    windows, the fills, the group-by functions of :data:`GROUP_NAMES` with
+    in-memory labels); ``NotImplemented`` otherwise."""
     if not isinstance(a, da.Array):
         return NotImplemented
     if name.startswith("move_exp_"):
@@ -153,6 +173,8 @@ def route(name: str, a: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> A
         return push(a, *args, **kwargs)
     if name in ORDER_NAMES:
         return _route_order(name, a, args, kwargs)
+    if name.startswith("group_"):
+        return _route_group(name, a, args, kwargs)
     if name not in NAMES or args:
         return NotImplemented
     allowed = {"axis", "keepdims"}
@@ -540,3 +562,119 @@ def push(a: da.Array, n: Any = None, axis: Any = -1) -> da.Array:
 
     nanops.push(np.zeros((1,), a.dtype), n, axis=0)  # bottleneck's errors for a bad n
     return fill("ffill", a, limit=n, axis=axis)
+
+
+# --- group-by: flox's map-reduce with nanops' kernels ------------------------
+
+#: The group-by functions computed here: ``nanops.<name>`` → flox's
+#: reduction (:mod:`nanops.flox`) whose map-reduce runs nanops' kernels;
+#: ``group_nanmedian`` is computed blockwise after rechunking the grouped
+#: axes into one block (flox has no map-reduce for medians).
+GROUP_NAMES: Final = {
+    "group_nansum": "nansum",
+    "group_nanprod": "nanprod",
+    "group_nanmean": "nanmean",
+    "group_nanvar": "nanvar",
+    "group_nanstd": "nanstd",
+    "group_nanmin": "nanmin",
+    "group_nanmax": "nanmax",
+    "group_nancount": "count",
+    "group_nanmedian": "nanmedian",
+}
+
+
+def group(name: str, values: da.Array, labels: Any, *, axis: Any = None,
+          num_labels: Any = None, ddof: Any = 1) -> da.Array:
+    """``nanops.<name>(values, labels, axis=axis, num_labels=num_labels)``
+    (a function of :data:`GROUP_NAMES`; ``ddof`` for ``group_nanvar``/
+    ``group_nanstd``) of the dask array ``values`` with in-memory ``labels``,
+    lazily: flox's ``groupby_reduce`` (method ``"map-reduce"``) with the
+    aggregation of :func:`nanops.flox.aggregation`, so each block is reduced
+    by nanops' ``group_nan*`` kernels to per-group intermediates that the
+    tree merges (the variance as ``(n, mean, m2)`` states); the values equal
+    nanops' on the computed array up to rounding, with its dtype.
+    ``group_nanmedian`` rechunks the grouped axes into one block (an
+    all-to-all exchange) and runs nanops' kernel on each block.  nanops'
+    errors for bad labels; ``ImportError`` without flox.
+
+    >>> import numpy as np, dask.array as da
+    >>> x = da.from_array(np.array([1.0, 4.0, np.nan, 2.0, 5.0]), chunks=2)
+    >>> group("group_nanmean", x, np.array([0, 0, 1, 2, 0])).compute()
+    array([3.33333333,        nan, 2.        ])
+    """
+    import nanops
+
+    from . import _group
+
+    if name not in GROUP_NAMES:
+        raise ValueError(f"nanops.dask.group computes {', '.join(GROUP_NAMES)}, not {name!r}")
+    fn = getattr(nanops, name)
+    extra = {"ddof": ddof} if name in ("group_nanvar", "group_nanstd") else {}
+    lab = _group._labels(labels)
+    grouped = (tuple(range(values.ndim)) if axis is None
+               else normalize_axis_tuple(axis, values.ndim, "axis"))
+    # nanops' own checks and result dtype, from a stand-in of the values
+    # with length 1 along the other axes (the labels are in memory already)
+    probe_shape = tuple(n if i in grouped else min(n, 1) for i, n in enumerate(values.shape))
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore", RuntimeWarning)
+        probe = fn(np.zeros(probe_shape, values.dtype), labels, axis=axis,
+                   num_labels=num_labels, **extra)
+    n = probe.shape[-1]
+    other = tuple(s for i, s in enumerate(values.shape) if i not in grouped)
+    if n == 0 or values.size == 0:
+        return da.from_array(np.broadcast_to(probe, other + (n,)).copy())
+    k = len(grouped)
+    moved = da.moveaxis(values, grouped, tuple(range(values.ndim - k, values.ndim)))
+    by = lab if axis is not None else lab.transpose(grouped)
+    if name == "group_nanmedian":
+        whole = moved.rechunk({values.ndim - k + j: -1 for j in range(k)})
+        trailing = tuple(range(values.ndim - k, values.ndim))
+        return da.blockwise(
+            functools.partial(_group_block, fn, by, trailing, n, extra),
+            tuple(range(values.ndim - k)) + (values.ndim,),
+            whole, tuple(range(values.ndim)),
+            new_axes={values.ndim: n}, concatenate=True, dtype=probe.dtype,
+            meta=np.empty((0,) * (values.ndim - k + 1), probe.dtype),
+        )
+    try:
+        import flox
+    except ImportError:
+        raise ImportError(f"nanops.{name} of a dask array needs flox (pip install flox)") from None
+    from . import flox as nanops_flox
+
+    fname = GROUP_NAMES[name]
+    natural = nanops_flox.AGGREGATIONS[fname][2]
+    result = flox.groupby_reduce(
+        moved, by, func=nanops_flox.aggregation(fname), expected_groups=np.arange(n),
+        axis=tuple(range(values.ndim - k, values.ndim)), engine="numpy", method="map-reduce",
+        fill_value=natural, finalize_kwargs={"ddof": float(ddof)} if extra else None,
+    )[0]
+    return result.astype(probe.dtype, copy=False)
+
+
+def _group_block(fn: Any, labels: np.ndarray, axes: tuple[int, ...], n: int,
+                 extra: dict[str, Any], block: np.ndarray) -> np.ndarray:
+    """``fn`` (a ``group_nan*`` function) of one block holding whole groups."""
+    return fn(block, labels, axis=axes, num_labels=n, **extra)  # type: ignore[no-any-return]
+
+
+def _route_group(name: str, a: da.Array, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    """:func:`group` for a call with in-memory labels; ``NotImplemented``
+    otherwise (dask labels, unknown keywords: nanops' refusal)."""
+    if name not in GROUP_NAMES or len(args) > 1:
+        return NotImplemented
+    given = dict(kwargs)
+    if args:
+        if "labels" in given:
+            return NotImplemented
+        given["labels"] = args[0]
+    allowed = {"labels", "axis", "num_labels"}
+    if name in ("group_nanvar", "group_nanstd"):
+        allowed.add("ddof")
+    if "labels" not in given or not set(given) <= allowed:
+        return NotImplemented
+    if type(given["labels"]).__module__.partition(".")[0] == "dask":
+        return NotImplemented
+    labels = given.pop("labels")
+    return group(name, a, labels, **given)

@@ -1,21 +1,49 @@
 """flox adapter: nanops' group-by kernels as ``flox.aggregations.Aggregation``
 objects, so that ``flox.groupby_reduce`` and ``flox.xarray.xarray_reduce``
-(what xarray's ``groupby`` runs on) compute with nanops.
+(what xarray's ``groupby`` runs on) compute with nanops, on NumPy arrays and
+on dask arrays.
 
-flox's documented extension point is the ``Aggregation`` blueprint: its
-``numpy`` entry may be a callable ``f(group_idx, array, *, axis=-1,
-size=None, fill_value=None, dtype=None, **kwargs)`` that does the whole
-grouped reduction of an in-memory array (flox calls it directly instead of
-its engines).  :func:`aggregation` returns a copy of flox's own blueprint
-for the reduction with that entry replaced by the matching ``group_nan*``
-function, so flox keeps its own argument handling, reindexing and dask
-path (for dask arrays the blockwise ``chunk``/``combine`` steps stay flox's).
+flox's blueprint of a grouped reduction has two parts, both filled here:
+
+* ``numpy``: a callable ``f(group_idx, array, *, axis=-1, size=None,
+  fill_value=None, dtype=None, **kwargs)`` doing the whole grouped reduction
+  of an in-memory array (flox's in-memory path and its ``blockwise`` method
+  on dask) — the matching ``group_nan*`` function;
+* ``chunk``/``combine``/``finalize``: flox's map-reduce on dask (methods
+  ``"map-reduce"`` and ``"cohorts"``).  Every chunk entry is a callable of
+  the same form as ``numpy``, run by flox on each block with the block's
+  groups along the last axis; the intermediates are merged along the tree
+  by the ``combine`` entries and finished by ``finalize``:
+
+  =====================  ==============================  ======================
+  reduction              per-block intermediates          merge
+  =====================  ==============================  ======================
+  ``nansum``/``nanprod``  ``group_nansum``/``group_nanprod``  sum / product
+  ``count``              ``group_nancount``              sum
+  ``nanmean``            ``group_nansum``, ``group_nancount``  sums; finalize divides
+  ``nanvar``/``nanstd``  structured ``(n, mean, m2)`` per  Chan et al.'s pairwise
+                         group (:func:`nanops.states.state_dtype`) from  update
+                         ``group_nancount``/``group_nanmean``/``group_nanvar``
+  ``nanmin``/``nanmax``  ``group_nanmin``/``group_nanmax``  ``np.nanmin``/``np.nanmax``
+  =====================  ==============================  ======================
+
+  The variance states are NumPy structured arrays (``n``: int64, ``mean``,
+  ``m2``: float64, the sum of squared deviations from ``mean``), merged by
+  :func:`nanops.states.merge` when flox combines blocks that hold every
+  group (its "simple combine") and by a grouped merge (nanops' ``group_nansum``
+  over the states' fields) when flox combines blocks by their labels.
+
+``nanmedian`` has no map-reduce form in flox (``chunk`` is ``None``): on dask
+it needs ``method="blockwise"`` (each group within one block along the
+grouped axes), where the per-block step is nanops' ``group_nanmedian``.
+:func:`nanops.dask.group` (what ``nanops.group_nanmedian(dask_array, ...)``
+runs) rechunks the grouped axes into one block instead.
 
 flox is imported lazily: ``import nanops`` never needs it, and this module
 raises ``ImportError`` only when :func:`aggregation` is called without flox.
 
 >>> import numpy as np, nanops.flox, flox                  # doctest: +SKIP
->>> flox.groupby_reduce(np.array([1.0, 2.0, 4.0]), np.array([0, 0, 1]),
+>>> flox.groupby_reduce(np.array([1.0, 2.0, 4.0]), np.array([0, 0, 1]),  # doctest: +SKIP
 ...                     func=nanops.flox.aggregation("nanmean"), engine="numpy")
 (array([1.5, 4. ]), array([0, 1]))
 """
@@ -25,11 +53,13 @@ from __future__ import annotations
 import copy
 import importlib
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 
-__all__ = ["aggregation", "AGGREGATIONS"]
+from . import states
+
+__all__ = ["aggregation", "AGGREGATIONS", "MAP_REDUCE"]
 
 #: flox's reduction name → (nanops function name, keyword arguments taken
 #: from flox's ``finalize_kwargs``, the value nanops gives an empty group).
@@ -42,7 +72,16 @@ AGGREGATIONS: dict[str, tuple[str, tuple[str, ...], float]] = {
     "nanmin": ("group_nanmin", (), np.nan),
     "nanmax": ("group_nanmax", (), np.nan),
     "nanmedian": ("group_nanmedian", (), np.nan),
+    "count": ("group_nancount", (), 0),
 }
+
+#: The reductions whose dask map-reduce (``chunk``/``combine``) runs nanops'
+#: kernels; ``nanmedian`` is blockwise only (flox has no map-reduce for it).
+MAP_REDUCE: Final = ("nansum", "nanprod", "nanmean", "nanvar", "nanstd", "nanmin",
+                     "nanmax", "count")
+
+#: The structured dtype of the per-group variance states.
+_VAR_STATE: Final = states.state_dtype("nanvar", np.float64)
 
 
 def _same_fill(fill_value: Any, natural: float) -> bool:
@@ -56,8 +95,19 @@ def _same_fill(fill_value: Any, natural: float) -> bool:
     return fv == natural or (np.isnan(fv) and np.isnan(natural))
 
 
+def _grouped_axes(array: np.ndarray, group_idx: np.ndarray) -> tuple[int, ...]:
+    """The trailing axes of ``array`` that ``group_idx`` labels."""
+    return tuple(range(array.ndim - group_idx.ndim, array.ndim))
+
+
+def _members(group_idx: np.ndarray, size: int) -> np.ndarray:
+    """The number of elements labelled with each group in ``[0, size)``."""
+    flat = group_idx.reshape(-1)
+    return np.bincount(flat[(flat >= 0) & (flat < size)], minlength=size)[:size]
+
+
 def _kernel(name: str) -> Callable[..., np.ndarray]:
-    """flox's ``numpy`` callable for the reduction ``name``."""
+    """flox's callable (``numpy`` entry, or a ``chunk`` entry) for ``name``."""
     import nanops
 
     fname, params, natural = AGGREGATIONS[name]
@@ -75,21 +125,33 @@ def _kernel(name: str) -> Callable[..., np.ndarray]:
     ) -> np.ndarray:
         array = np.asarray(array)
         group_idx = np.asarray(group_idx)
-        k = group_idx.ndim
-        axes = tuple(range(array.ndim - k, array.ndim))
+        axes = _grouped_axes(array, group_idx)
         extra = {p: kwargs[p] for p in params if p in kwargs}
         if "ddof" in params:
             extra.setdefault("ddof", 0)  # flox's (and NumPy's) default, not numbagg's
-        res = fn(array, group_idx, axis=axes, num_labels=size, **extra)
-        if not _same_fill(fill_value, natural):
+        if size is None:
+            size = int(group_idx.max()) + 1 if group_idx.size else 0
+        members = _members(group_idx, size)
+        empty = members == 0
+        if fname in ("group_nanmin", "group_nanmax") and array.dtype.kind in "biu" and empty.any():
+            # an integer result cannot hold NaN: reduce the groups present
+            # only (relabelled 0..k-1), the others get ``fill_value``
+            present = np.flatnonzero(~empty)
+            relabel = np.full(size + 1, -1, np.int64)
+            relabel[present] = np.arange(present.size)
+            idx = np.where((group_idx >= 0) & (group_idx < size), group_idx, size)
+            part = fn(array, relabel[idx], axis=axes, num_labels=present.size, **extra)
+            fv = 0 if fill_value is None else fill_value
+            res = np.full(part.shape[:-1] + (size,), fv,
+                          dtype=np.result_type(part, np.min_scalar_type(fv)))
+            res[..., present] = part
+        else:
+            res = fn(array, group_idx, axis=axes, num_labels=size, **extra)
+        if not _same_fill(fill_value, natural) and empty.any():
             # flox's fill_value is for groups without members (an all-NaN
             # group keeps the reduction's own value, as flox's engines give)
-            flat = group_idx.reshape(-1)
-            members = np.bincount(flat[flat >= 0], minlength=res.shape[-1])[: res.shape[-1]]
-            empty = members == 0
-            if empty.any():
-                res = res.astype(np.result_type(res, np.asarray(fill_value)), copy=False)
-                res[..., empty] = fill_value
+            res = res.astype(np.result_type(res, np.asarray(fill_value)), copy=False)
+            res[..., empty] = fill_value
         if dtype is not None:
             res = res.astype(dtype, copy=False)
         return res
@@ -98,13 +160,112 @@ def _kernel(name: str) -> Callable[..., np.ndarray]:
     return reduction
 
 
+# --- variance: per-group (n, mean, m2) states ---------------------------------
+
+
+def _var_chunk(group_idx: Any, array: Any, *, axis: int = -1, size: int | None = None,
+               fill_value: Any = None, dtype: Any = None, **_: Any) -> np.ndarray:
+    """The variance states of each group of one block (nanops' kernels)."""
+    import nanops
+
+    array = np.asarray(array)
+    group_idx = np.asarray(group_idx)
+    axes = _grouped_axes(array, group_idx)
+    if size is None:
+        size = int(group_idx.max()) + 1 if group_idx.size else 0
+    n = nanops.group_nancount(array, group_idx, axis=axes, num_labels=size)
+    out = np.zeros(n.shape, _VAR_STATE)
+    out["n"] = n
+    if array.dtype.kind == "c":
+        raise TypeError("nanops' grouped variance states take real input only")
+    with np.errstate(all="ignore"):
+        mean = nanops.group_nanmean(array, group_idx, axis=axes, num_labels=size)
+        var = nanops.group_nanvar(array, group_idx, axis=axes, num_labels=size, ddof=0)
+    has = n > 0
+    out["mean"] = np.where(has, mean, 0.0)
+    out["m2"] = np.where(has, var * n, 0.0)
+    return out
+
+
+def _var_merge_grouped(group_idx: np.ndarray, st: np.ndarray, size: int) -> np.ndarray:
+    """States ``st`` (groups along the last axis, labelled ``group_idx``)
+    merged per label: Chan et al.'s update through nanops' ``group_nansum``."""
+    import nanops
+
+    axes = _grouped_axes(st, group_idx)
+    n_i = np.ascontiguousarray(st["n"])
+    mean_i = np.ascontiguousarray(st["mean"])
+    n = nanops.group_nansum(n_i, group_idx, axis=axes, num_labels=size)
+    total = nanops.group_nansum(n_i * mean_i, group_idx, axis=axes, num_labels=size)
+    with np.errstate(all="ignore"):
+        mean = np.where(n > 0, total / np.maximum(n, 1), 0.0)
+    spread = n_i * (mean_i - np.take(mean, np.where(group_idx >= 0, group_idx, 0), axis=-1)) ** 2
+    m2 = nanops.group_nansum(np.ascontiguousarray(st["m2"]) + spread, group_idx,
+                             axis=axes, num_labels=size)
+    out = np.empty(n.shape, _VAR_STATE)
+    out["n"], out["mean"], out["m2"] = n, mean, m2
+    return out
+
+
+def _var_combine(*args: Any, **kwargs: Any) -> np.ndarray:
+    """flox's ``combine`` for the variance states.  flox calls it in two
+    forms: ``f(states, axis=..., keepdims=True)`` to merge blocks that hold
+    every group (aligned along the last axis; :func:`nanops.states.merge`),
+    and ``f(group_idx, states, size=..., ...)`` to merge by label."""
+    if len(args) == 2:
+        group_idx, st = (np.asarray(a) for a in args)
+        size = kwargs.get("size")
+        if size is None:
+            size = int(group_idx.max()) + 1 if group_idx.size else 0
+        return _var_merge_grouped(group_idx, st, size)
+    (st,) = args
+    return states.merge("nanvar", np.asarray(st), axis=kwargs["axis"])
+
+
+def _var_finalize(st: np.ndarray, ddof: float = 0) -> np.ndarray:
+    """The variance from merged states (NaN where ``n - ddof <= 0``)."""
+    dof = st["n"] - ddof
+    with np.errstate(all="ignore"):
+        return np.where(dof > 0, st["m2"] / np.where(dof > 0, dof, 1), np.nan)
+
+
+def _std_finalize(st: np.ndarray, ddof: float = 0) -> np.ndarray:
+    """The standard deviation from merged states."""
+    return np.sqrt(_var_finalize(st, ddof))
+
+
+def _mean_finalize(total: np.ndarray, count: np.ndarray) -> np.ndarray:
+    """The mean from the merged sums and counts (NaN for no value)."""
+    with np.errstate(all="ignore"):
+        return total / np.where(count > 0, count, np.nan)
+
+
+def _map_reduce(agg: Any, name: str) -> None:
+    """Replace flox's ``chunk``/``combine``/``finalize`` of ``agg`` by
+    nanops' kernels and merges (see the module's table)."""
+    if name in ("nansum", "nanprod", "nanmin", "nanmax", "count"):
+        agg.chunk = (_kernel(name),)
+    elif name == "nanmean":
+        agg.chunk = (_kernel("nansum"), _kernel("count"))
+        agg.finalize = _mean_finalize
+    elif name in ("nanvar", "nanstd"):
+        agg.chunk = (_var_chunk,)
+        agg.combine = (_var_combine,)
+        agg.finalize = _var_finalize if name == "nanvar" else _std_finalize
+        zero = np.zeros((), _VAR_STATE)[()]
+        agg.fill_value["intermediate"] = (zero,)
+        agg.dtype_init["intermediate"] = (_VAR_STATE,)
+
+
 def aggregation(name: str) -> Any:
     """A ``flox.aggregations.Aggregation`` computing flox's reduction ``name``
     (one of :data:`AGGREGATIONS`) with nanops; pass it as ``func=`` to
     ``flox.groupby_reduce`` or ``flox.xarray.xarray_reduce`` with
     ``engine="numpy"`` (flox's numbagg engine post-processes results as its
-    own).  ``ValueError`` for a name nanops does not provide; ``ImportError``
-    without flox."""
+    own).  On dask arrays the per-block steps of flox's ``"map-reduce"`` and
+    ``"cohorts"`` methods are nanops' kernels too (:data:`MAP_REDUCE`);
+    ``nanmedian`` needs ``method="blockwise"``.  ``ValueError`` for a name
+    nanops does not provide; ``ImportError`` without flox."""
     if name not in AGGREGATIONS:
         raise ValueError(
             f"nanops provides no flox aggregation {name!r}; choose one of {sorted(AGGREGATIONS)}"
@@ -112,4 +273,6 @@ def aggregation(name: str) -> Any:
     flox_aggregations = importlib.import_module("flox.aggregations")  # lazily: optional
     agg = copy.deepcopy(flox_aggregations.AGGREGATIONS[name])
     agg.numpy = (_kernel(name),)
+    if name in MAP_REDUCE:
+        _map_reduce(agg, name)
     return agg

@@ -63,7 +63,7 @@ def test_xarray_reduce_equals_xarray_groupby(name: str, method: str) -> None:
                       coords={"g": ("time", labels), "x": [10, 20, 30]})
     want = getattr(da.groupby("g"), method)(skipna=True)
     got = xarray_reduce(da, "g", func=nanops.flox.aggregation(name), engine="numpy",
-                        **({"finalize_kwargs": {"ddof": 0}} if method in ("std", "var") else {}))
+                        **({"ddof": 0} if method in ("std", "var") else {}))
     xr.testing.assert_allclose(got.transpose(*want.dims), want)
 
 
@@ -75,3 +75,73 @@ def test_unknown_name_is_a_value_error() -> None:
 def test_import_nanops_does_not_import_flox() -> None:
     code = "import sys, nanops, nanops.flox; sys.exit('flox' in sys.modules)"
     assert subprocess.run([sys.executable, "-c", code]).returncode == 0
+
+
+# --- dask: flox's map-reduce with nanops' per-block kernels -----------------
+
+XARRAY_METHODS = [("nansum", "sum"), ("nanmean", "mean"), ("nanvar", "var"),
+                  ("nanstd", "std"), ("nanmin", "min"), ("nanmax", "max"), ("count", "count")]
+
+
+@pytest.mark.parametrize("name, method", XARRAY_METHODS)
+@pytest.mark.parametrize("flox_method", ["map-reduce", "cohorts"])
+@pytest.mark.parametrize("dtype", ["f8", "f4"])
+def test_xarray_reduce_on_dask_equals_xarray_on_the_computed_array(
+    name: str, method: str, flox_method: str, dtype: str
+) -> None:
+    pytest.importorskip("dask.array")
+    values, labels = _data(3)
+    values = values.astype(dtype)
+    da = xr.DataArray(values, dims=("x", "time"),
+                      coords={"g": ("time", labels), "x": [10, 20, 30]})
+    lazy_da = da.chunk({"x": 2, "time": 23}).assign_coords(g=("time", labels))  # labels in memory
+    ddof = {"ddof": 1} if method in ("std", "var") else {}  # xarray_reduce's **finalize_kwargs
+    with dask_sync():
+        got = xarray_reduce(lazy_da, "g", func=nanops.flox.aggregation(name), engine="numpy",
+                            method=flox_method, **ddof)
+        assert got.chunks is not None  # lazy
+        got = got.compute()
+    want = getattr(da.groupby("g"), method)(**ddof)
+    assert got.dtype == want.dtype
+    rtol = 1e-5 if dtype == "f4" else 1e-12
+    xr.testing.assert_allclose(got.transpose(*want.dims), want, rtol=rtol)
+
+
+def test_xarray_median_on_dask_is_blockwise_with_nanops() -> None:
+    pytest.importorskip("dask.array")
+    values, _ = _data(4)
+    labels = np.repeat(np.arange(8), 25)  # each group within one block of 50
+    da = xr.DataArray(values, dims=("x", "time"), coords={"g": ("time", labels)})
+    with dask_sync():
+        got = xarray_reduce(da.chunk({"time": 50}).assign_coords(g=("time", labels)), "g", func=nanops.flox.aggregation("nanmedian"),
+                            engine="numpy", method="blockwise").compute()
+    want = da.groupby("g").median()
+    xr.testing.assert_allclose(got.transpose(*want.dims), want)
+
+
+def test_map_reduce_blocks_run_nanops_kernels(monkeypatch: pytest.MonkeyPatch) -> None:
+    dask_array = pytest.importorskip("dask.array")
+    shapes: list[tuple[int, ...]] = []
+    original = nanops.group_nanvar
+
+    def spy(*args: object, **kwargs: object) -> np.ndarray:
+        shapes.append(np.shape(args[0]))
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(nanops, "group_nanvar", spy)
+    values, labels = _data(5)
+    x = dask_array.from_array(values, chunks=(3, 50))
+    with dask_sync():
+        got, _ = flox.groupby_reduce(x, labels, func=nanops.flox.aggregation("nanvar"),
+                                     engine="numpy", method="map-reduce",
+                                     expected_groups=np.arange(6))
+        got = got.compute()
+    want, _ = flox.groupby_reduce(values, labels, func="nanvar", engine="numpy")
+    np.testing.assert_allclose(got, want, rtol=1e-12, equal_nan=True)
+    assert shapes == [(3, 50)] * 4  # one call per block
+
+
+def dask_sync() -> object:
+    import dask
+
+    return dask.config.set(scheduler="sync")
