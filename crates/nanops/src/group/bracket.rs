@@ -64,15 +64,14 @@ struct Slot<T> {
 /// group kept (group `g`'s in `base..base + kept` of its slot).
 type Pass<T> = (Vec<Slot<T>>, Vec<MaybeUninit<T>>);
 
-/// The results of every group of one output (`xs`, `labels`: group
-/// `label − first`, below `groups`; labels below `first` skipped), `nq` per
-/// group in `out` (the median
+/// The results of every group of one output (`xs`, `labels` below
+/// `groups`; negative labels skipped), `nq` per group in `out` (the median
 /// for `qs = None`); `false`, with `out` untouched, where the pass does not
 /// pay (groups shorter than [`MIN_GROUP_LEN`] on average) and the caller
 /// sorts by label instead.
 pub(crate) fn bracketed_groups<E: QuantileElement>(
     xs: &[E],
-    (labels, first): (&[i64], i64),
+    labels: &[i64],
     groups: usize,
     qs: Option<&[f64]>,
     method: QuantileMethod,
@@ -83,12 +82,12 @@ pub(crate) fn bracketed_groups<E: QuantileElement>(
         return false;
     }
     let nq = qs.map_or(1, <[f64]>::len);
-    let slots = brackets(xs, (labels, first), groups, qs);
+    let slots = brackets(xs, labels, groups, qs);
     let chunks = (n / MIN_TASK).clamp(1, MAX_CHUNKS);
     let len = n.div_ceil(chunks);
     let passes = map_tasks(chunks, |c| {
         let range = (c * len).min(n)..((c + 1) * len).min(n);
-        keep_inside(&xs[range.clone()], (&labels[range], first), &slots, n)
+        keep_inside(&xs[range.clone()], &labels[range], &slots, n)
     });
     // groups in blocks, each selecting from its groups' kept values
     let tasks = groups.clamp(1, 64);
@@ -113,7 +112,7 @@ pub(crate) fn bracketed_groups<E: QuantileElement>(
         missed.extend(m);
     }
     if !missed.is_empty() {
-        redo_whole(xs, (labels, first), groups, &missed, qs, method, nq, out);
+        redo_whole(xs, labels, groups, &missed, qs, method, nq, out);
     }
     true
 }
@@ -122,7 +121,7 @@ pub(crate) fn bracketed_groups<E: QuantileElement>(
 /// room its kept values are expected to need (for the whole row).
 fn brackets<E: QuantileElement>(
     xs: &[E],
-    (labels, first): (&[i64], i64),
+    labels: &[i64],
     groups: usize,
     qs: Option<&[f64]>,
 ) -> Vec<Slot<E::Value>> {
@@ -131,7 +130,7 @@ fn brackets<E: QuantileElement>(
     let mut seen = vec![0usize; groups];
     let mut samples: Vec<Vec<E::Value>> = vec![Vec::new(); groups];
     for j in (step / 2..n).step_by(step) {
-        let l = labels[j] - first;
+        let l = labels[j];
         if l >= 0 {
             seen[l as usize] += 1;
             let x = xs[j].to_value();
@@ -185,7 +184,7 @@ fn brackets<E: QuantileElement>(
 /// in the returned buffer (room scaled to the chunk's share of the row).
 fn keep_inside<E: QuantileElement>(
     xs: &[E],
-    (labels, first): (&[i64], i64),
+    labels: &[i64],
     whole: &[Slot<E::Value>],
     n: usize,
 ) -> Pass<E::Value> {
@@ -201,7 +200,6 @@ fn keep_inside<E: QuantileElement>(
     // SAFETY: `MaybeUninit` needs no initialisation.
     unsafe { buf.set_len(end) };
     for (x, &l) in xs.iter().zip(labels) {
-        let l = l - first;
         if l < 0 {
             continue;
         }
@@ -270,7 +268,7 @@ fn select_group<T: SelectFloat>(
 #[allow(clippy::too_many_arguments)]
 fn redo_whole<E: QuantileElement>(
     xs: &[E],
-    (labels, first): (&[i64], i64),
+    labels: &[i64],
     groups: usize,
     missed: &[usize],
     qs: Option<&[f64]>,
@@ -284,7 +282,6 @@ fn redo_whole<E: QuantileElement>(
     }
     let mut values: Vec<Vec<E::Value>> = vec![Vec::new(); missed.len()];
     for (x, &l) in xs.iter().zip(labels) {
-        let l = l - first;
         if l >= 0 && which[l as usize] != usize::MAX {
             let x = x.to_value();
             if !x.is_nan_value() {
@@ -320,14 +317,7 @@ mod tests {
     ) -> Vec<E::Value> {
         let mut out = vec![E::Value::NAN; groups * qs.map_or(1, <[f64]>::len)];
         let linear = QuantileMethod::Linear;
-        assert!(bracketed_groups(
-            xs,
-            (labels, 0),
-            groups,
-            qs,
-            linear,
-            &mut out
-        ));
+        assert!(bracketed_groups(xs, labels, groups, qs, linear, &mut out));
         out
     }
 
@@ -420,7 +410,7 @@ mod tests {
         let mut out = [7.0];
         assert!(!bracketed_groups(
             &xs,
-            (&labels, 0),
+            &labels,
             1,
             None,
             QuantileMethod::Linear,

@@ -5,11 +5,10 @@
 //! (`super::bracket`: one pass keeps the values near the wanted ranks).
 //! Sorted labels (each group one run of positions, as
 //! after `np.argsort` or for time bins) need no sort: each group's run is
-//! read where it is — its median by one bracketing pass, its quantiles by
-//! `super::bracket`'s pass over the run (or one copy of a short run's valid
-//! values).
+//! read where it is — its median by one bracketing pass, its quantiles
+//! from one copy of its valid values.
 
-use super::bracket::{bracketed_groups, MIN_GROUP_LEN};
+use super::bracket::bracketed_groups;
 use super::driver::Grouping;
 use crate::element::{Element, QuantileElement, SelectFloat};
 use crate::error::{Error, Result};
@@ -191,13 +190,14 @@ fn sorted_bounds(labels: &[i64], groups: usize) -> Option<Vec<usize>> {
 }
 
 /// The results of groups `g0..g1` of one output `xs` whose labels are
-/// sorted (group `k` is `xs[bounds[k]..bounds[k + 1]]`), `nq` per group,
-/// where the runs are long enough without a copy of the run: the median by
-/// one bracketing pass over it, quantiles by [`bracketed_groups`]' pass;
-/// else the run's valid values copied once and selected.
+/// sorted (group `k` is `xs[bounds[k]..bounds[k + 1]]`), `nq` per group:
+/// the median by one bracketing pass over the run where it is long enough
+/// (no copy), else the run's valid values copied once and selected (for
+/// quantiles of long runs this measured faster than [`bracketed_groups`]'
+/// pass over the run: 10M values in 10 groups, q = 0.9, 37 against 44 ms).
 fn sorted_groups<E: QuantileElement>(
     xs: &[E],
-    (labels, bounds): (&[i64], &[usize]),
+    bounds: &[usize],
     (g0, g1): (usize, usize),
     stat: &GroupQuantiles<'_>,
     nq: usize,
@@ -206,17 +206,11 @@ fn sorted_groups<E: QuantileElement>(
     let mut vals: Vec<E::Value> = Vec::new();
     let mut qscratch = QuantileScratch::new();
     for k in g0..g1 {
-        let (lo, hi) = (bounds[k], bounds[k + 1]);
-        let run = &xs[lo..hi];
+        let run = &xs[bounds[k]..bounds[k + 1]];
         let slot = &mut res[(k - g0) * nq..(k - g0 + 1) * nq];
         if stat.qs.is_none() {
             if let Some(m) = E::as_values(run).and_then(median_middles) {
                 slot[0] = median_of_middles(m.valid, m.lower, m.upper);
-                continue;
-            }
-        } else if run.len() >= MIN_GROUP_LEN {
-            let own = (&labels[lo..hi], k as i64);
-            if bracketed_groups(run, own, 1, stat.qs, stat.method, slot) {
                 continue;
             }
         }
@@ -312,7 +306,7 @@ pub(crate) fn group_order<E: QuantileElement>(
             let per_task = groups.div_ceil(tasks.max(1)).max(1);
             let parts = map_tasks(groups.div_ceil(per_task), |t| {
                 let span = (t * per_task, ((t + 1) * per_task).min(groups));
-                sorted_groups(xs, (labels, bounds), span, stat, nq)
+                sorted_groups(xs, bounds, span, stat, nq)
             });
             place(
                 parts.into_iter().map(Ok),
@@ -328,7 +322,7 @@ pub(crate) fn group_order<E: QuantileElement>(
         if weights.is_none() {
             // long groups of unsorted labels: one bracketing pass, no sort
             let mut res = vec![E::Value::default(); groups * nq];
-            if bracketed_groups(xs, (labels, 0), groups, stat.qs, stat.method, &mut res) {
+            if bracketed_groups(xs, labels, groups, stat.qs, stat.method, &mut res) {
                 place([Ok(res)], groups, nq, n_out, groups, r, &mut out)?;
                 continue;
             }
@@ -524,7 +518,7 @@ mod tests {
 
     #[test]
     fn sorted_labels_read_each_run_in_place_with_the_bits_of_the_sort() {
-        // runs long (bracketing passes) and short (copied), negative labels
+        // runs long (bracketing pass) and short (copied), negative labels
         // first, an empty group (3) and an all-NaN group (5)
         let sizes = [2100, 3, 1, 0, 2500, 40, 1];
         let mut l: Vec<i64> = vec![-1; 9];
