@@ -78,6 +78,14 @@ pub(crate) trait OrderStatistic: Sync {
 /// and selected there.
 const MAX_BRACKETED_QUANTILES: usize = 8;
 
+/// Shortest lane whose several quantiles are bracketed: below it a
+/// 16-value sample gives wide brackets, and a pass per quantile cost more
+/// than one copy and selection (`compare.py --layouts`, loaded machine,
+/// `nanquantile([.1, .5, .9])` along axis 0 of a (365, 36, 72) `f64` cube:
+/// 4.6x the median's time before, 6.9x with a pass per quantile; of the
+/// (1460, 181, 360) cube, lanes of 1460: 8.5x before, 4.0x after).
+const MIN_LANE_FOR_SEVERAL: usize = 1024;
+
 /// The median: the middle value, or NumPy's mean of the two middle values
 /// (without its overflow).
 #[derive(Clone, Copy, Debug)]
@@ -209,7 +217,8 @@ impl OrderStatistic for Quantiles<'_> {
         T: SelectFloat,
         R: SelectFloat + From<T>,
     {
-        if self.q.len() > MAX_BRACKETED_QUANTILES {
+        let several = self.q.len() > 1 && raw.len() < MIN_LANE_FOR_SEVERAL;
+        if self.q.len() > MAX_BRACKETED_QUANTILES || several {
             return None;
         }
         let (method, q_dtype) = (self.method, self.q_dtype);
