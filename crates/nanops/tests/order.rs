@@ -437,3 +437,75 @@ fn tiled_strided_lanes_match_the_reference_for_any_thread_count() {
         }
     }
 }
+
+/// Quantiles of strided lanes by bracketing passes (one per quantile, each
+/// centred on its `q`): smooth values (the brackets hit), the ends `q = 0`
+/// and `q = 1` (brackets reaching to the infinities), several methods,
+/// all-NaN and mostly-NaN lanes, against the copy-and-select path of the
+/// same lanes made contiguous, bit for bit, for 1 to 4 threads.
+#[test]
+fn bracketed_quantiles_of_strided_lanes_equal_the_copied_lanes() {
+    let mut u = uniform(0x9e37_79b9_7f4a_7c15);
+    let qs = [0.0, 0.1, 0.37, 0.5, 0.9, 1.0];
+    let methods = [
+        QuantileMethod::Linear,
+        QuantileMethod::Lower,
+        QuantileMethod::Higher,
+        QuantileMethod::Nearest,
+        QuantileMethod::Midpoint,
+        QuantileMethod::InvertedCdf,
+        QuantileMethod::Hazen,
+        QuantileMethod::AveragedInvertedCdf,
+        QuantileMethod::MedianUnbiased,
+    ];
+    for &(rows, cols) in &[(700usize, 40usize), (300, 17), (5000, 3)] {
+        let a = ndarray::Array2::from_shape_fn((rows, cols), |(_, j)| {
+            let x = u();
+            if j % 7 == 2 || (j % 7 == 5 && x < 0.8) || x < 0.1 {
+                f64::NAN // all-NaN lanes, mostly-NaN lanes, 10% NaN
+            } else if j % 3 == 0 {
+                -(1.0 - u()).ln() // skewed
+            } else {
+                u() * 100.0
+            }
+        })
+        .into_dyn();
+        let lanes_last = a.t().as_standard_layout().to_owned().into_dyn();
+        let a32 = a.mapv(|x| x as f32);
+        let lanes_last32 = lanes_last.mapv(|x| x as f32);
+        for method in methods {
+            let want = nanops::nanquantile(&lanes_last, &qs, 1, method).unwrap();
+            let want32 = nanops::nanquantile(&lanes_last32, &qs, 1, method).unwrap();
+            let run = |threads: usize| {
+                let pool = rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .unwrap();
+                pool.install(|| {
+                    (
+                        nanops::nanquantile(&a, &qs, 0, method).unwrap(),
+                        nanops::nanquantile(&a32, &qs, 0, method).unwrap(),
+                        nanops::nanquantile(&a, &[0.5], 0, method).unwrap(),
+                    )
+                })
+            };
+            let bits = |a: &ArrayD<f64>| a.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            let bits32 = |a: &ArrayD<f32>| a.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            let one = run(1);
+            let tag = format!("({rows}, {cols}) {method:?}");
+            assert_eq!(bits(&one.0), bits(&want), "{tag}");
+            assert_eq!(bits32(&one.1), bits32(&want32), "f32 {tag}");
+            let want_half = want.index_axis(ndarray::Axis(0), 3).to_owned();
+            assert_eq!(
+                bits(&one.2.index_axis(ndarray::Axis(0), 0).to_owned()),
+                bits(&want_half),
+                "{tag}"
+            );
+            for threads in 2..=4 {
+                let other = run(threads);
+                assert_eq!(bits(&one.0), bits(&other.0), "{tag} {threads} threads");
+                assert_eq!(bits32(&one.1), bits32(&other.1), "{tag} {threads} threads");
+            }
+        }
+    }
+}

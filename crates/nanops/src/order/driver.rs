@@ -16,6 +16,7 @@
 //! never modified.
 
 use super::bracket::{sample_lane, select_bracketed, Bracketed, Scan, MIN_BRACKET_LANE};
+use super::column_sort::{sorted_tile, ColumnScratch, MAX_SORTED_LANE};
 use super::select::QuantileScratch;
 use super::select::{copy_valid, median_middles, median_of_middles, Middles, MIN_SAMPLED_LANE};
 use super::short_median::short_medians;
@@ -168,19 +169,12 @@ where
     R: SelectFloat + From<T>,
     S: OrderStatistic,
 {
-    if stat.is_median() && raw.len() >= MIN_SAMPLED_LANE {
-        if let Some(Middles {
-            valid,
-            lower,
-            upper,
-        }) = median_middles(raw)
-        {
+    if raw.len() >= MIN_SAMPLED_LANE {
+        if let Some(valid) = stat.of_lane_by_brackets(raw, scratch, out) {
             // a lane without valid values never gets here: its sample is empty
-            out[0] = if valid < raw.len() && !stat.nan_policy().skips_nan() {
-                R::NAN
-            } else {
-                R::from(median_of_middles(valid, lower, upper))
-            };
+            if valid < raw.len() && !stat.nan_policy().skips_nan() {
+                out.fill(R::NAN);
+            }
             return 0;
         }
     }
@@ -356,14 +350,29 @@ where
         let mut done = 0;
         if group > 1 {
             // Strided lanes: tiles of up to `group` side-by-side lanes are
-            // transposed into `block` and selected from there; a lane that
-            // does not sit beside the next one is copied by itself.
+            // sorted across lanes where lanes are short, else transposed
+            // into `block` and selected from there; a lane that does not
+            // sit beside the next one is copied by itself.
             let mut block: Vec<E::Value> = Vec::new();
+            let mut columns = ColumnScratch::default();
             while done < count {
                 let width = group
                     .min(count - done)
                     .min(walker.side_by_side_len(start + done));
-                if width > 1 {
+                if width > 1 && lane <= MAX_SORTED_LANE {
+                    let out = &mut chunk[done * nq..(done + width) * nq];
+                    degenerate += sorted_tile(
+                        &walker,
+                        start + done,
+                        width,
+                        lane,
+                        stat,
+                        &mut columns,
+                        &mut scratch,
+                        out,
+                    );
+                    done += width;
+                } else if width > 1 {
                     transpose_tile(&walker, start + done, width, lane, &mut block);
                     for (g, raw) in block[..width * lane].chunks_exact_mut(lane).enumerate() {
                         let out = &mut chunk[(done + g) * nq..(done + g + 1) * nq];

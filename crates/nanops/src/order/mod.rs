@@ -6,11 +6,13 @@
 //! sorted valid values. The driver ([`unweighted`]) copies each lane's valid
 //! values into per-task scratch (strided lanes side by side a cache-sized
 //! tile at a time, [`tiles`]), brackets the ranks of a single long lane from a sample without a
-//! copy, sorts many short lanes side by side for the median, and runs lanes
+//! copy, sorts many short lanes side by side for the median, sorts short
+//! strided lanes across lanes ([`column_sort`]), and runs lanes
 //! in parallel; the [`select`] kernels reorder the scratch by selection,
 //! never a full sort. Weighted quantiles take their own path ([`weighted`]).
 
 mod bracket;
+mod column_sort;
 mod driver;
 pub mod select;
 mod short_median;

@@ -168,17 +168,40 @@ impl<E: Element, const MAX: bool> Reducer<E> for ArgReducer<MAX> {
                 }
             }
         }
-        for (r, row) in rows.iter().enumerate() {
-            let (best, at, row) = (&mut best[..], &mut at[..], &row[..first.len()]);
-            for j in 0..row.len() {
-                // NaN never beats; a NaN seed is replaced by any valid value.
-                // `x` is valid and not beaten-or-equalled by `b` (with a NaN
-                // `b` that is any valid `x`): one compare for floats.
-                let (x, b, a) = (row[j], best[j], at[j]);
-                let take = !x.is_nan_value() & !(beats::<E, MAX>(b, x) | (x == b));
-                best[j] = if take { x } else { b };
-                at[j] = if take { r as u32 } else { a };
+        // NaN never beats; a NaN seed is replaced by any valid value. `x`
+        // (row `r`) is taken when valid and not beaten-or-equalled by `b`
+        // (with a NaN `b` that is any valid `x`): one compare for floats.
+        #[inline(always)]
+        fn offer<E: Element, const MAX: bool>(b: &mut E, a: &mut u32, x: E, r: u32) {
+            let take = !x.is_nan_value() & !(beats::<E, MAX>(*b, x) | (x == *b));
+            *b = if take { x } else { *b };
+            *a = if take { r } else { *a };
+        }
+        let n = first.len();
+        // Four rows per pass over `best` and `at`: each column still takes
+        // the rows one after another (the same result as a pass per row),
+        // with the column state loaded and stored once per four rows.
+        let mut quads = rows.chunks_exact(4);
+        let mut r = 0u32;
+        for q in &mut quads {
+            let (best, at) = (&mut best[..n], &mut at[..n]);
+            let (r0, r1, r2, r3) = (&q[0][..n], &q[1][..n], &q[2][..n], &q[3][..n]);
+            for j in 0..n {
+                let (mut b, mut a) = (best[j], at[j]);
+                offer::<E, MAX>(&mut b, &mut a, r0[j], r);
+                offer::<E, MAX>(&mut b, &mut a, r1[j], r + 1);
+                offer::<E, MAX>(&mut b, &mut a, r2[j], r + 2);
+                offer::<E, MAX>(&mut b, &mut a, r3[j], r + 3);
+                (best[j], at[j]) = (b, a);
             }
+            r += 4;
+        }
+        for row in quads.remainder() {
+            let (best, at, row) = (&mut best[..n], &mut at[..n], &row[..n]);
+            for j in 0..n {
+                offer::<E, MAX>(&mut best[j], &mut at[j], row[j], r);
+            }
+            r += 1;
         }
         for j in 0..states.len() {
             if at[j] != u32::MAX {

@@ -105,7 +105,8 @@ pub(crate) fn lanes_extremum_in_registers<E: Element, const MAX: bool>(xs: &[E])
 }
 
 /// The better of two values for the short-lane trees of `ExtremumReducer`
-/// and `ArgReducer`: `b` when it beats `a` or `a` is NaN (a tie keeps `a`).
+/// and `ArgReducer` and the column loops of `ExtremumReducer`: `b` when it
+/// beats `a` or `a` is NaN (a tie keeps `a`).
 #[inline(always)]
 pub(crate) fn better<E: Element, const MAX: bool>(a: E, b: E) -> E {
     if beats::<E, MAX>(b, a) | a.is_nan_value() {
@@ -166,17 +167,33 @@ macro_rules! extremum_reducer {
                 let Some((first, rest)) = rows.split_first() else {
                     return;
                 };
+                let n = first.len();
                 let mut best = first.to_vec();
-                for row in rest {
-                    let (best, row) = (&mut best[..], &row[..first.len()]);
-                    for j in 0..row.len() {
+                // Four rows per pass over `best`: each column still takes
+                // the rows one after another (the same bits as a pass per
+                // row), but `best` (64 KB of `f64` for a whole column tile,
+                // more than L1) is loaded and stored once per four rows.
+                let mut quads = rest.chunks_exact(4);
+                for q in &mut quads {
+                    let (best, r0, r1, r2, r3) = (
+                        &mut best[..n],
+                        &q[0][..n],
+                        &q[1][..n],
+                        &q[2][..n],
+                        &q[3][..n],
+                    );
+                    for j in 0..n {
                         // NaN never beats; a NaN best is replaced by anything
-                        let x = row[j];
-                        best[j] = if beats::<E, $max>(x, best[j]) | best[j].is_nan_value() {
-                            x
-                        } else {
-                            best[j]
-                        };
+                        let mut b = better::<E, $max>(best[j], r0[j]);
+                        b = better::<E, $max>(b, r1[j]);
+                        b = better::<E, $max>(b, r2[j]);
+                        best[j] = better::<E, $max>(b, r3[j]);
+                    }
+                }
+                for row in quads.remainder() {
+                    let (best, row) = (&mut best[..n], &row[..n]);
+                    for j in 0..n {
+                        best[j] = better::<E, $max>(best[j], row[j]);
                     }
                 }
                 for j in 0..states.len() {

@@ -188,6 +188,26 @@ pub(crate) fn sort_columns<T: SelectFloat>(block: &mut [T], width: usize, rows: 
     }
 }
 
+/// Sorts every column of `block` (rows of `width` values, row `r` at
+/// `r·width`, as many rows as the network has inputs) by the comparators
+/// `pairs` (row `a` gets the smaller of rows `a` and `b`), each a loop over
+/// the columns, which vectorises across them. NaN-free values.
+#[inline(always)]
+pub(crate) fn sort_columns_by<T: SelectFloat>(
+    block: &mut [T],
+    width: usize,
+    pairs: &[(usize, usize)],
+) {
+    for &(a, b) in pairs {
+        debug_assert!(a < b && (b + 1) * width <= block.len());
+        let (low, high) = block.split_at_mut(b * width);
+        let (ra, rb) = (&mut low[a * width..(a + 1) * width], &mut high[..width]);
+        for k in 0..width {
+            (ra[k], rb[k]) = ordered(ra[k], rb[k]);
+        }
+    }
+}
+
 /// The two middle values `(x[(n-1)/2], x[n/2])` of the sorted `w` (equal
 /// for odd `n`) when `1 ≤ n ≤ SMALL`, from the sorting network, without
 /// reordering `w`; `None` for other lengths.

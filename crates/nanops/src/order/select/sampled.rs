@@ -25,7 +25,7 @@
 use core::mem::MaybeUninit;
 
 use super::apart::nth_and_next;
-use super::nth::{least, padded_sorted, select_nth};
+use super::nth::{extreme, least, padded_sorted, select_nth};
 use super::partition::keep_between;
 use crate::element::SelectFloat;
 use crate::simd::compress::COPY_SLACK;
@@ -81,6 +81,37 @@ pub(crate) struct Middles<T> {
 /// the type or CPU has no SIMD pass, or both brackets missed: the caller
 /// then copies the lane.
 pub(crate) fn bracketed_middles<T: SelectFloat>(xs: &[T], kept: &mut Vec<T>) -> Option<Middles<T>> {
+    let middle_ranks = |valid: usize| Some(((valid.max(1) - 1) / 2, valid / 2));
+    bracketed_pair(xs, 0.5, middle_ranks, kept)
+}
+
+/// [`bracketed_pair`] with this thread's scratch vector; `None` at once
+/// where the SIMD pass is missing.
+pub(crate) fn pair_by_bracket<T: SelectFloat>(
+    xs: &[T],
+    share: f64,
+    ranks_of: impl Fn(usize) -> Option<(usize, usize)>,
+) -> Option<Middles<T>> {
+    if !T::simd_available() {
+        return None;
+    }
+    T::with_thread_scratch(|kept| bracketed_pair(xs, share, ranks_of, kept))
+}
+
+/// The valid count of `xs` (NaN allowed) and the values of two adjacent
+/// ranks of its valid values, `k` and `k_up` (`k` or `k + 1`), which
+/// `ranks_of(valid)` gives (`None`: none wanted; this answers `None`),
+/// by the bracketing pass [`bracketed_middles`] makes for the median: its
+/// bracket is centred on the sample's value at `share` (in `[0, 1]`) of
+/// its valid values, about `k / valid` (a quantile's `q`). `lower` and
+/// `upper` of the answer are the values of ranks `k` and `k_up`. `None`
+/// where the caller must copy the lane (as [`bracketed_middles`]).
+pub(crate) fn bracketed_pair<T: SelectFloat>(
+    xs: &[T],
+    share: f64,
+    ranks_of: impl Fn(usize) -> Option<(usize, usize)>,
+    kept: &mut Vec<T>,
+) -> Option<Middles<T>> {
     let n = xs.len();
     if n < MIN_SAMPLED_LANE {
         return None;
@@ -119,15 +150,30 @@ pub(crate) fn bracketed_middles<T: SelectFloat>(xs: &[T], kept: &mut Vec<T>) -> 
     // more values, and skewed ones interpolate worse in `narrow_window`:
     // with 32 of 1,000 normal f64 values sampled, 3 deviations measured
     // 0.68 µs against 0.63 µs).
-    let center = s / 2;
+    // (For another share the count is Binomial(s, share), narrower; the
+    // same bracket keeps its margin.) Beyond either end of the sample the
+    // bracket reaches to the infinities.
+    let center = ((s as f64 * share.clamp(0.0, 1.0)) as usize).min(s - 1);
     let half_width = (s as f64).sqrt() as usize + 1;
-    let (a, b) = (center - half_width, center + half_width);
+    let (a, b) = (center.checked_sub(half_width), center + half_width);
+    let (below_all, above_all) = (
+        T::from_f64_nearest(f64::NEG_INFINITY),
+        T::from_f64_nearest(f64::INFINITY),
+    );
     let (lo, hi) = if len == NETWORK_SAMPLE {
         let sorted = padded_sorted::<T, NETWORK_SAMPLE>(first);
-        (sorted[a], sorted[b])
+        let lo = a.map_or(below_all, |a| sorted[a]);
+        (lo, if b < s { sorted[b] } else { above_all })
     } else {
-        let (hi, _) = nth_and_next(first, b)?;
-        let (lo, _) = nth_and_next(second, a)?;
+        let hi = if b < s {
+            nth_and_next(first, b)?.0
+        } else {
+            above_all
+        };
+        let lo = match a {
+            Some(a) => nth_and_next(second, a)?.0,
+            None => below_all,
+        };
         (lo, hi)
     };
     // Room for the window and, behind it, the narrower window of
@@ -137,14 +183,21 @@ pub(crate) fn bracketed_middles<T: SelectFloat>(xs: &[T], kept: &mut Vec<T>) -> 
     let (window_slots, narrow_slots) = kept.spare_capacity_mut().split_at_mut(n + COPY_SLACK);
     let (mut below, mut valid) = ([0usize; 1], 0usize);
     let mut inside = keep_between(xs, &[lo], &[hi], &mut below, Some(&mut valid), window_slots)?;
-    let (lower_rank, upper_rank) = ((valid.max(1) - 1) / 2, valid / 2);
     if valid == 0 {
+        return None;
+    }
+    let (lower_rank, upper_rank) = ranks_of(valid)?;
+    if upper_rank >= valid || upper_rank < lower_rank || upper_rank > lower_rank + 1 {
         return None;
     }
     let (mut lo, mut hi) = (lo, hi);
     if lower_rank < below[0] || upper_rank >= below[0] + inside {
         // A miss: one more pass, its bracket extrapolated from the counts
-        // at the sample's ends (a second miss copies the lane).
+        // at the sample's ends (a second miss copies the lane; so does a
+        // miss of a bracket with an infinite end: nothing to extrapolate).
+        if !(lo.to_f64_exact().is_finite() && hi.to_f64_exact().is_finite()) {
+            return None;
+        }
         let counted = |below: usize| below.min(valid);
         (lo, hi) = interpolated_bracket(
             (lo.to_f64_exact(), counted(below[0])),
@@ -201,7 +254,17 @@ fn narrow_window<T: SelectFloat>(
     k_up: usize,
 ) -> Option<(T, T)> {
     let len = window.len();
-    if len >= MIN_NARROWED {
+    // An infinite end (a bracket reaching beyond the sample, or infinite
+    // values) gives nothing to interpolate from: the window's own least or
+    // greatest value is a point of its counting function too.
+    let finite = |x: T| x.to_f64_exact().is_finite();
+    let lo = if finite(lo) { lo } else { least(window)? };
+    let hi = if finite(hi) {
+        hi
+    } else {
+        extreme(window, |x, best| x > best)?
+    };
+    if len >= MIN_NARROWED && finite(lo) && finite(hi) {
         // Two points of the window's counting function: a value and how
         // many values lie below it (or, at the top, up to it); the wanted
         // ranks lie between them.
