@@ -262,6 +262,10 @@ fn many_short_lanes_match_the_reference() {
         (vec![70_000, 4], vec![1]),
         (vec![3000, 16], vec![1]),
         (vec![500, 17], vec![1]),
+        // column states beyond half of L1: the rows loops take four rows
+        // per pass (one tile of 9000 columns; 2100 columns just over)
+        (vec![13, 9000], vec![0]),
+        (vec![150, 2100], vec![0]),
         (vec![40, 50, 7], vec![2]),
         (vec![40, 50, 7], vec![0, 2]),
         (vec![257, 1, 3], vec![2]),

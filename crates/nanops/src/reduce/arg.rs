@@ -1,7 +1,7 @@
 //! Argmin / argmax kernels: the first extremum and its position.
 
 use super::extremum::{better, lanes_extremum_in_registers};
-use super::reducer::{fold_tree, Reducer, LANES};
+use super::reducer::{fold_tree, rows_in_fours, Reducer, LANES};
 use crate::element::Element;
 use crate::states::{beats, ArgExtremum, State};
 
@@ -178,12 +178,13 @@ impl<E: Element, const MAX: bool> Reducer<E> for ArgReducer<MAX> {
             *a = if take { r } else { *a };
         }
         let n = first.len();
-        // Four rows per pass over `best` and `at`: each column still takes
-        // the rows one after another (the same result as a pass per row),
-        // with the column state loaded and stored once per four rows.
-        let mut quads = rows.chunks_exact(4);
+        // Four rows per pass over `best` and `at` where they do not fit L1:
+        // each column still takes the rows one after another (the same
+        // result as a pass per row), the state loaded and stored once per four.
+        let state = n * (std::mem::size_of::<E>() + std::mem::size_of::<u32>());
+        let (in_fours, one_by_one) = rows.split_at(rows_in_fours(rows.len(), state));
         let mut r = 0u32;
-        for q in &mut quads {
+        for q in in_fours.chunks_exact(4) {
             let (best, at) = (&mut best[..n], &mut at[..n]);
             let (r0, r1, r2, r3) = (&q[0][..n], &q[1][..n], &q[2][..n], &q[3][..n]);
             for j in 0..n {
@@ -196,7 +197,7 @@ impl<E: Element, const MAX: bool> Reducer<E> for ArgReducer<MAX> {
             }
             r += 4;
         }
-        for row in quads.remainder() {
+        for row in one_by_one {
             let (best, at, row) = (&mut best[..n], &mut at[..n], &row[..n]);
             for j in 0..n {
                 offer::<E, MAX>(&mut best[j], &mut at[j], row[j], r);

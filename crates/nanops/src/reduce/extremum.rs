@@ -1,6 +1,6 @@
 //! Minimum and maximum kernels.
 
-use super::reducer::{first_valid, fold_tree, Reducer, LANES};
+use super::reducer::{first_valid, fold_tree, rows_in_fours, Reducer, LANES};
 use super::register::statistics;
 use crate::element::Element;
 use crate::simd::prefetch::prefetch_ahead;
@@ -169,12 +169,13 @@ macro_rules! extremum_reducer {
                 };
                 let n = first.len();
                 let mut best = first.to_vec();
-                // Four rows per pass over `best`: each column still takes
-                // the rows one after another (the same bits as a pass per
-                // row), but `best` (64 KB of `f64` for a whole column tile,
-                // more than L1) is loaded and stored once per four rows.
-                let mut quads = rest.chunks_exact(4);
-                for q in &mut quads {
+                // Four rows per pass over `best` where it does not fit L1
+                // (64 KB of `f64` for a whole column tile): each column
+                // still takes the rows one after another (the same bits as
+                // a pass per row), `best` loaded and stored once per four.
+                let fours = rows_in_fours(rest.len(), n * std::mem::size_of::<E>());
+                let (in_fours, one_by_one) = rest.split_at(fours);
+                for q in in_fours.chunks_exact(4) {
                     let (best, r0, r1, r2, r3) = (
                         &mut best[..n],
                         &q[0][..n],
@@ -190,7 +191,7 @@ macro_rules! extremum_reducer {
                         best[j] = better::<E, $max>(b, r3[j]);
                     }
                 }
-                for row in quads.remainder() {
+                for row in one_by_one {
                     let (best, row) = (&mut best[..n], &row[..n]);
                     for j in 0..n {
                         best[j] = better::<E, $max>(best[j], row[j]);

@@ -2,7 +2,7 @@
 //! compensated [`Sum`]; the short-lane and column variants the other
 //! reductions reuse.
 
-use super::reducer::{fold_lanes, fold_tree, Reducer, BLOCK, LANES};
+use super::reducer::{fold_lanes, fold_tree, rows_in_fours, Reducer, BLOCK, LANES};
 use super::register::statistics;
 use crate::element::{Accumulator, Element};
 use crate::simd::prefetch::prefetch_ahead;
@@ -191,12 +191,13 @@ pub(crate) fn column_sums<E: Element, A: Accumulator>(
     let mut acc = vec![A::zero(); n];
     let mut nans = vec![0u32; n];
     let valid = |x: E| if x.is_nan_value() { A::zero() } else { conv(x) };
-    // Four rows per pass over the accumulators: each column still adds the
-    // rows one after another (the same bits as a pass per row), but `acc`
-    // and `nans` (96 KB for a column tile of `f64`, more than L1) are
+    // Four rows per pass over the accumulators where they do not fit L1
+    // (96 KB for a column tile of `f64`): each column still adds the rows
+    // one after another (the same bits as a pass per row), `acc` and `nans`
     // loaded and stored once per four rows.
-    let mut quads = rows.chunks_exact(4);
-    for q in &mut quads {
+    let state = n * (std::mem::size_of::<A>() + std::mem::size_of::<u32>());
+    let (in_fours, one_by_one) = rows.split_at(rows_in_fours(rows.len(), state));
+    for q in in_fours.chunks_exact(4) {
         let (acc, nans) = (&mut acc[..n], &mut nans[..n]);
         let (r0, r1, r2, r3) = (&q[0][..n], &q[1][..n], &q[2][..n], &q[3][..n]);
         // Index loops, not iterator adaptors: they inline into the
@@ -212,7 +213,7 @@ pub(crate) fn column_sums<E: Element, A: Accumulator>(
                 + x3.is_nan_value() as u32;
         }
     }
-    for row in quads.remainder() {
+    for row in one_by_one {
         let (acc, nans, row) = (&mut acc[..n], &mut nans[..n], &row[..n]);
         for j in 0..n {
             let x = row[j];
