@@ -292,13 +292,24 @@ fn redo_whole<E: QuantileElement>(
     let mut scratch = QuantileScratch::new();
     for (vals, &g) in values.iter_mut().zip(missed) {
         let slot = &mut out[g * nq..(g + 1) * nq];
-        match qs {
-            None => slot[0] = median_of_scratch(vals),
-            Some(_) if vals.is_empty() => slot.fill(E::Value::NAN),
-            Some(qs) => {
-                quantiles_in_place_with(vals, qs, method, QDtype::Float64, &mut scratch, slot)
-            }
-        }
+        of_group_values(vals, qs, method, &mut scratch, slot);
+    }
+}
+
+/// One group's result from its valid values `vals` (reordered): its
+/// median (`qs = None`) or its quantiles `qs` by `method` into `out`; NaN
+/// for a group without values.
+pub(crate) fn of_group_values<T: SelectFloat>(
+    vals: &mut [T],
+    qs: Option<&[f64]>,
+    method: QuantileMethod,
+    scratch: &mut QuantileScratch,
+    out: &mut [T],
+) {
+    match qs {
+        None => out[0] = median_of_scratch(vals),
+        Some(_) if vals.is_empty() => out.fill(T::NAN),
+        Some(qs) => quantiles_in_place_with(vals, qs, method, QDtype::Float64, scratch, out),
     }
 }
 

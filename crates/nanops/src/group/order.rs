@@ -8,15 +8,15 @@
 //! read where it is — its median by one bracketing pass, its quantiles
 //! from one copy of its valid values.
 
-use super::bracket::bracketed_groups;
+use super::bracket::{bracketed_groups, of_group_values};
 use super::driver::Grouping;
-use crate::element::{Element, QuantileElement, SelectFloat};
+use crate::element::{Element, QuantileElement};
 use crate::error::{Error, Result};
 use crate::options::{Axes, QDtype, QuantileMethod};
 use crate::order::push_valid;
 use crate::order::select::{
-    median_middles, median_of_middles, median_of_scratch, quantiles_in_place_with,
-    weighted_quantiles_with, QuantileScratch, WeightedQuantileError,
+    median_middles, median_of_middles, weighted_quantiles_with, QuantileScratch,
+    WeightedQuantileError,
 };
 use crate::par::{map_tasks, SendPtr, MIN_TASK};
 use ndarray::{ArrayD, ArrayViewD, IxDyn};
@@ -216,18 +216,7 @@ fn sorted_groups<E: QuantileElement>(
         }
         vals.clear();
         push_valid(&mut vals, run);
-        match stat.qs {
-            None => slot[0] = median_of_scratch(&mut vals),
-            Some(_) if vals.is_empty() => slot.fill(E::Value::NAN),
-            Some(qs) => quantiles_in_place_with(
-                &mut vals,
-                qs,
-                stat.method,
-                QDtype::Float64,
-                &mut qscratch,
-                slot,
-            ),
-        }
+        of_group_values(&mut vals, stat.qs, stat.method, &mut qscratch, slot);
     }
     res
 }
@@ -370,9 +359,7 @@ pub(crate) fn group_order<E: QuantileElement>(
                 };
                 let slot = &mut res[(k - g0) * nq..(k - g0 + 1) * nq];
                 match stat.qs {
-                    None => slot[0] = median_of_scratch(vals),
-                    Some(_) if vals.is_empty() => slot.fill(E::Value::NAN),
-                    Some(qs) if has_weights => weighted_quantiles_with(
+                    Some(qs) if has_weights && !vals.is_empty() => weighted_quantiles_with(
                         vals,
                         &wscratch[lo..hi],
                         qs,
@@ -387,14 +374,7 @@ pub(crate) fn group_order<E: QuantileElement>(
                         }
                         _ => Error::InvalidWeight,
                     })?,
-                    Some(qs) => quantiles_in_place_with(
-                        vals,
-                        qs,
-                        stat.method,
-                        QDtype::Float64,
-                        &mut qscratch,
-                        slot,
-                    ),
+                    qs => of_group_values(vals, qs, stat.method, &mut qscratch, slot),
                 }
             }
             Ok(res)
