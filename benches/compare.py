@@ -29,8 +29,9 @@ installed package directory (``python/nanops`` with its ``_nanops*.so``)
 renamed so that both import together, e.g. ``cp -r
 $(python3 -c "import nanops, os; print(os.path.dirname(nanops.__file__))")
 DIR/nanops_baseline`` before installing the new build. The table then gains
-a column ``new/old`` (nanops' time over the baseline's); the baseline is
-not a peer.
+a column ``new/old``: the median over rounds of nanops' time over the
+baseline's in the same round (three times the rounds); the baseline is not
+a peer.
 """
 
 from __future__ import annotations
@@ -230,7 +231,26 @@ def timings(fns: dict[str, Callable[[], object]], repeats: int, budget: float,
             for _ in range(n):
                 fn()
             samples[name].append((time.perf_counter() - t0) / n)
+    global last_samples
+    last_samples = samples
     return {name: statistics.median(ts) for name, ts in samples.items()}
+
+
+#: Per-round seconds of the last :func:`timings` call, by function name.
+last_samples: dict[str, list[float]] = {}
+
+
+def new_over_old() -> float | None:
+    """nanops' time over the baseline's in the last :func:`timings` call: the
+    median of the per-round ratios. Both ran in the same round, close in time,
+    so a slow spell of the machine scales both and cancels in their ratio,
+    where a ratio of two medians keeps it: pairs measure a ratio of a few
+    percent that two medians of a handful of rounds cannot (those moved rows
+    by ±10% between runs)."""
+    new, old = last_samples.get("nanops"), last_samples.get("baseline")
+    if not new or not old:
+        return None
+    return statistics.median(a / b for a, b in zip(new, old))
 
 
 def data(shape, dtype, rng) -> np.ndarray:
@@ -319,7 +339,7 @@ def run_layouts(repeats: int, budget: float, cold: bool = False, only: str = "")
                     "best_peer": best_peer,
                     "speedup": (peers[best_peer] / ours) if best_peer else None,
                     "over_floor": ours / floor,
-                    "vs_baseline": ours / times["baseline"] if times.get("baseline") else None,
+                    "vs_baseline": new_over_old(),
                 }
                 row["target"] = target(name, size, row)
                 rows.append(row)
@@ -365,7 +385,7 @@ def run(repeats: int, budget: float, cold: bool = False, only: str = "") -> list
                     "best_peer": best_peer,
                     "speedup": (peers[best_peer] / ours) if best_peer else None,
                     "over_floor": ours / floor,
-                    "vs_baseline": ours / times["baseline"] if times.get("baseline") else None,
+                    "vs_baseline": new_over_old(),
                 })
                 print(f"{np.dtype(dtype).name:8} {str(shape):16} {str(axis):7} {name:26} "
                       f"nanops {ours*1e3:9.3f} ms  best peer {best_peer or '-':10} "
@@ -481,7 +501,10 @@ def write(rows: list[dict], command: str) -> None:
         "times the large cases from main memory.",
         "`speed-up` = fastest peer's time / nanops' time; `× floor` = nanops' time /",
         "`np.add.reduce` of a NaN-free array of the same size and dtype. Ratios are",
-        "comparable within this table only: the machine is shared and noisy.", "",
+        "comparable within this table only: the machine is shared and noisy.",
+        *(["`new/old` = median over the rounds of nanops' time / an earlier build's time in",
+           "the same round (`--baseline`: three times the rounds)."]
+          if any(r.get("vs_baseline") for r in rows) else []), "",
         f"- machine: {platform.machine()}, {os.cpu_count()} cores, {platform.system()} {platform.release()}",
         f"- Python {platform.python_version()}, NumPy {np.__version__}, "
         f"bottleneck {getattr(bn, '__version__', 'absent')}, numbagg {getattr(nb, '__version__', 'absent')}, "
@@ -533,6 +556,9 @@ def main() -> None:
         import nanops_baseline
         baseline = nanops_baseline
     repeats, budget = (3, 1.0) if args.quick else (7, 3.0)
+    if baseline is not None:
+        # a ratio near 1 is the question: more rounds for its median
+        repeats, budget = repeats * 3, budget * 2
     runner = run_layouts if args.layouts else run
     rows = runner(repeats, budget, cold=args.cold, only=args.only)
     if args.no_write or args.only:

@@ -2,7 +2,7 @@
 //! a large lane).
 
 use super::apart::{nth_and_next, MAX_APART};
-use super::nth::{extreme, least, select_nth, small_middles, small_sort};
+use super::nth::{extreme, first_equal, least, select_nth, small_middles, small_sort};
 use super::rank::{pick, Pick};
 use crate::element::{contains_nan, SelectFloat};
 use crate::options::{QDtype, QuantileMethod};
@@ -350,13 +350,14 @@ pub(crate) fn select_ranks<T: SelectFloat>(values: &mut [T], offset: usize, rank
 }
 
 /// Swaps the smallest value (its first copy) to the front. No-op on an
-/// empty slice. The value by [`extreme`]'s lanes, then its first position.
+/// empty slice. The value by [`extreme`]'s lanes, then its first position
+/// by [`first_equal`]'s blocks.
 fn move_min_to_front<T: SelectFloat>(values: &mut [T]) {
     let Some(min) = least(values) else {
         return;
     };
     // `==` also matches the other zero: as a scan keeping the first least
-    let at = values.iter().position(|&x| x == min).unwrap_or(0);
+    let at = first_equal(values, min).unwrap_or(0);
     values.swap(0, at);
 }
 
@@ -366,7 +367,7 @@ fn move_max_to_end<T: SelectFloat>(values: &mut [T]) {
     let Some(max) = extreme(values, |x, best| x > best) else {
         return;
     };
-    let at = values.iter().position(|&x| x == max).unwrap_or(0);
+    let at = first_equal(values, max).unwrap_or(0);
     let end = values.len() - 1;
     values.swap(end, at);
 }

@@ -287,9 +287,53 @@ pub(super) fn extreme<T: SelectFloat>(values: &[T], beats: impl Fn(T, T) -> bool
     Some(best)
 }
 
+/// The index of the first value of `values` equal to `v` (`==`, so either
+/// zero matches the other), `None` if none is. Blocks of 16 are compared
+/// whole, without a branch per value (a vector compare and one test per
+/// block), then the hit's block is searched: a scalar search with a branch
+/// per value was 89% of `select_ranks`' own time for three quantiles of
+/// 10,000-value lanes (`perf annotate`).
+#[inline(always)]
+pub(super) fn first_equal<T: SelectFloat>(values: &[T], v: T) -> Option<usize> {
+    const BLOCK: usize = 16;
+    let mut blocks = values.chunks_exact(BLOCK);
+    let mut base = 0;
+    for block in &mut blocks {
+        if block.iter().fold(false, |hit, &x| hit | (x == v)) {
+            return block.iter().position(|&x| x == v).map(|i| base + i);
+        }
+        base += BLOCK;
+    }
+    blocks
+        .remainder()
+        .iter()
+        .position(|&x| x == v)
+        .map(|i| base + i)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn first_equal_is_the_first_position_of_an_equal_value() {
+        // every length around the block size, the value at every position
+        // (and twice), the other zero, and a value that is absent
+        for len in 0..40usize {
+            let base: Vec<f64> = (0..len).map(|i| i as f64 + 1.0).collect();
+            assert_eq!(first_equal(&base, -5.0), None);
+            for at in 0..len {
+                let mut v = base.clone();
+                v[at] = -1.0;
+                if at + 3 < len {
+                    v[at + 3] = -1.0;
+                }
+                assert_eq!(first_equal(&v, -1.0), Some(at), "len {len} at {at}");
+                v[at] = 0.0;
+                assert_eq!(first_equal(&v, -0.0), v.iter().position(|&x| x == -0.0));
+            }
+        }
+    }
 
     /// A seeded xorshift stream of `u64` (deterministic test data).
     fn xorshift(mut x: u64) -> impl FnMut() -> u64 {
