@@ -513,7 +513,8 @@ def write(rows: list[dict], command: str) -> None:
         "`np.add.reduce` of a NaN-free array of the same size and dtype. Ratios are",
         "comparable within this table only: the machine is shared and noisy.",
         *(["`new/old` = median over the rounds of nanops' time / an earlier build's time in",
-           "the same round (`--baseline`: three times the rounds)."]
+           "the same round, the two timed side by side, in turns first (`--baseline`: three",
+           "times the rounds)."]
           if any(r.get("vs_baseline") for r in rows) else []), "",
         f"- machine: {platform.machine()}, {os.cpu_count()} cores, {platform.system()} {platform.release()}",
         f"- Python {platform.python_version()}, NumPy {np.__version__}, "

@@ -104,14 +104,19 @@ where
     buf.valid.resize(width, 0);
     let valid = &mut buf.valid[..];
     let rows = &mut buf.rows;
+    // Two loops over the row (in L1 by the second), each vectorised: a
+    // `push` per value checked the capacity each time and kept the copy
+    // scalar, 37% of `nanmedian`'s samples along axis 0 of a
+    // (64, 1024, 1024) `f32` stack (`perf annotate`).
     walker.for_each_row_of(start, width, |row| {
         let row = &row[..width];
-        for k in 0..width {
-            let x = row[k];
-            let nan = x.is_nan_value();
-            valid[k] += !nan as u32;
-            rows.push(if nan { inf } else { x.to_value() });
+        for (count, x) in valid.iter_mut().zip(row) {
+            *count += !x.is_nan_value() as u32;
         }
+        rows.extend(
+            row.iter()
+                .map(|&x| if x.is_nan_value() { inf } else { x.to_value() }),
+        );
     });
     debug_assert_eq!(rows.len(), lane * width);
     let size = std::mem::size_of::<E::Value>().max(1);
