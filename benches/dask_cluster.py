@@ -10,6 +10,11 @@ its rounds (``distributed.diagnostics.MemorySampler``).
 
     python3 benches/dask_cluster.py                     # (730, 361, 400): 0.4 GB
     python3 benches/dask_cluster.py --shape 3650,721,800 --write   # the issue's 8 GB
+
+``--before`` adds, interleaved, the chunk states computed as before
+``_nanops.partial_states`` (one nanops call per state field: ``nancount``,
+``nansum``, ``nanmean``, ``nanvar``), patched into the workers for its
+rounds, and its ratio to the one-pass states.
 """
 
 from __future__ import annotations
@@ -41,6 +46,28 @@ CASES: list[tuple[str, dict[str, object]]] = [
 ]
 
 
+def _one_call_per_field(on: bool) -> None:
+    """In a worker: chunk states by one nanops call per field (``on``), or
+    by ``_nanops.partial_states`` again."""
+    from nanops import states
+
+    if on:
+        states._saved_one_pass = states._one_pass  # type: ignore[attr-defined]
+        states._one_pass = lambda *_: False  # type: ignore[assignment]
+    elif hasattr(states, "_saved_one_pass"):
+        states._one_pass = states._saved_one_pass
+
+
+def _by_calls(client: distributed.Client, call: Callable[[], object]) -> object:
+    """``call()`` with the workers' chunk states computed as before
+    ``_nanops.partial_states``."""
+    client.run(_one_call_per_field, True)
+    try:
+        return call()
+    finally:
+        client.run(_one_call_per_field, False)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--shape", default="730,361,400")
@@ -48,6 +75,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--write", action="store_true", help="rewrite BENCHMARKS.md's section")
+    parser.add_argument("--before", action="store_true",
+                        help="also time the states computed one call per field")
     args = parser.parse_args()
     warnings.simplefilter("ignore", RuntimeWarning)
     shape = tuple(int(n) for n in args.shape.split(","))
@@ -65,6 +94,8 @@ def main() -> None:
         sampler = MemorySampler()
         head = ("| func | axis | nanops s | dask s | dask / nanops | nanops peak MB "
                 "| dask peak MB |")
+        if args.before:
+            head += " one call per field s | before / now |"
         rule = "|" + "|".join("-" * len(c) for c in head.split("|")[1:-1]) + "|"
         lines = [head, rule]
         print(f"{shape} float32, chunks {chunks}, {args.workers} workers", flush=True)
@@ -75,6 +106,9 @@ def main() -> None:
                 "nanops": lambda: getattr(nanops, name)(x, **kwargs).compute(),
                 "dask": lambda: getattr(da, name)(x, **kwargs).compute(),
             }
+            if args.before:
+                calls["before"] = lambda: _by_calls(
+                    client, lambda: getattr(nanops, name)(x, **kwargs).compute())
             best = {k: float("inf") for k in calls}
             peak = {k: 0.0 for k in calls}
             for r in range(args.rounds):
@@ -89,6 +123,8 @@ def main() -> None:
             line = (f"| {name} | {kwargs.get('axis')} | {best['nanops']:.3f} | "
                     f"{best['dask']:.3f} | {best['dask'] / best['nanops']:.2f}x | "
                     f"{peak['nanops']:.0f} | {peak['dask']:.0f} |")
+            if args.before:
+                line += f" {best['before']:.3f} | {best['before'] / best['nanops']:.2f}x |"
             print(line, flush=True)
             lines.append(line)
     if args.write:

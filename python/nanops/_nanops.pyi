@@ -69,6 +69,7 @@ __all__ = [
     "nanquantile",
     "order_ranks",
     "order_of_ranks",
+    "partial_states",
     "nanmedian",
     "move_sum",
     "move_mean",
@@ -270,6 +271,19 @@ def order_of_ranks(
     len(counts))`` (``(1, len(counts))`` for the median) in the dtype
     ``result`` (``"f8"``, ``"f4"``, ``"f2"``, no narrower than the values'),
     bit for bit :func:`nanquantile`/:func:`nanmedian` of the whole slice."""
+
+def partial_states(name: str, a: np.ndarray, axes: Sequence[int]) -> tuple[np.ndarray, ...]:
+    """The partial states of the reduction ``name`` (``nansum``, ``nanprod``,
+    ``nancount``, ``nanmean``, ``nanvar``, ``nanstd``, ``nanmin``, ``nanmax``,
+    ``nanskew``, ``nankurt``; else ``ValueError``) over ``axes`` (normalised)
+    of ``a``, one per output with the reduced axes dropped, in one pass of
+    the reduction's kernels: a tuple of field arrays in the order of
+    ``nanops.states.state_dtype(name, a.dtype)`` (``n`` int64, float64 for
+    skewness/kurtosis; sums, means and moments float64 or complex128
+    (float16 accumulated in float32); integer sums and products wrapping in
+    int64 for signed and bool input, uint64 for unsigned; ``value`` of
+    ``a``'s dtype, NaN (0 for integers) without a value). Complex ``a`` to
+    ``nanskew``/``nankurt``: ``TypeError``."""
 
 def fast_nanquantile(a: object, q: object, axis: object, method: object) -> object:
     """``(quantile, any slice all-NaN)`` for a float ``a`` and a Python-float

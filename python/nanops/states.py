@@ -122,7 +122,8 @@ def _nanops(name: str) -> Callable[..., Any]:
 
 def partial(name: str, a: Any, axis: Any = None) -> np.ndarray:
     """The states of ``name`` over ``axis`` of ``a``, one per output, shaped
-    as the result with ``keepdims=True`` (nanops' kernels, one pass per field).
+    as the result with ``keepdims=True``: one pass of the reduction's own
+    kernels (``_nanops.partial_states``, the states its threads merge).
 
     >>> partial("nanmean", np.array([1.0, np.nan, 2.0]))
     array([(2, 3.)], dtype=[('n', '<i8'), ('sum', '<f8')])
@@ -132,6 +133,41 @@ def partial(name: str, a: Any, axis: Any = None) -> np.ndarray:
     out = np.empty(
         tuple(1 if i in axes else n for i, n in enumerate(a.shape)), state_dtype(name, a.dtype)
     )
+    if not _one_pass(name, a, axes, out):
+        _by_calls(name, a, axes, out)
+    return out
+
+
+def _one_pass(name: str, a: np.ndarray, axes: tuple[int, ...], out: np.ndarray) -> bool:
+    """Fills ``out`` with the core's partial states of ``a`` in one pass;
+    False, leaving it, for input the primitives do not take (object or long
+    double dtypes, more than 32 dimensions) and complex input to
+    skewness/kurtosis (whose error :func:`_by_calls` raises)."""
+    from . import _args
+    from . import _nanops as core
+
+    if name in ("nanskew", "nankurt") and a.dtype.kind == "c":
+        return False
+    try:
+        x = _args.kernel_input(a)
+    except _args.Delegate:
+        return False
+    if x.dtype == np.float16 and name not in ("nanmin", "nanmax"):
+        # the float32 kernels accumulate in float64, as the fields hold it
+        # (float16's own accumulate in float32, whose range a state's
+        # product or sum of squares can leave where the result does not)
+        x = x.astype(np.float32)
+    fields = core.partial_states(name, x, list(axes))
+    names = out.dtype.names or ()
+    for field, values in zip(names, fields, strict=True):
+        out[field] = values.reshape(out.shape)
+    return True
+
+
+def _by_calls(name: str, a: np.ndarray, axes: tuple[int, ...], out: np.ndarray) -> None:
+    """Fills ``out`` with the states of ``a`` from nanops' public functions,
+    one call (one pass) per field: the path of input the primitives do not
+    take, and the reference the one-pass states are tested against."""
     acc = _accumulator(a.dtype, name)
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore", RuntimeWarning)
@@ -154,7 +190,6 @@ def partial(name: str, a: Any, axis: Any = None) -> np.ndarray:
                 out["value"] = np.nan if a.dtype.kind in "fc" else 0
             else:
                 out["value"] = _nanops(name)(a, axes, keepdims=True)
-    return out
 
 
 def merge(name: str, states: np.ndarray, axis: Any = None) -> np.ndarray:

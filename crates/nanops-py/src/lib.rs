@@ -6,15 +6,17 @@
 //! objects; `errors` maps each core error to NumPy's exception class and
 //! keeps Rust panics from reaching Python. `primitives` is the table of
 //! functions (each `#[pyfunction]` and its registration come from one row);
-//! `quantile` parses quantile requests; `ranks` splits a quantile in two
-//! steps for chunked engines; `fast` checks and runs the common
-//! call in one step. NumPy's argument semantics live in the Python package;
+//! `partial` gives a chunk's partial states in one pass (chunked and
+//! distributed engines); `quantile` parses quantile requests; `ranks`
+//! splits a quantile in two steps for chunked engines; `fast` checks and
+//! runs the common call in one step. NumPy's argument semantics live in the Python package;
 //! the contract is `python/nanops/_nanops.pyi`.
 
 mod array;
 mod compute;
 mod errors;
 mod fast;
+mod partial;
 mod primitives;
 mod quantile;
 mod ranks;

@@ -14,6 +14,7 @@ use crate::element::FloatAcc;
 /// n.push(6.0);
 /// m.merge(&n);
 /// assert_eq!(m.finish(), 3.0);
+/// assert_eq!((m.sum(), m.count()), (9.0, 3));
 /// assert!(Mean::<f64>::default().finish().is_nan());
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -34,6 +35,11 @@ impl<F: FloatAcc> Mean<F> {
     #[inline(always)]
     pub fn count(&self) -> u64 {
         self.count
+    }
+    /// The sum of the values (its compensation folded in).
+    #[inline(always)]
+    pub fn sum(&self) -> F {
+        self.sum.value()
     }
 }
 
