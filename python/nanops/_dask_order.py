@@ -44,8 +44,6 @@ from . import _nanops
 
 __all__ = ["quantile_graph"]
 
-#: Outputs per step of the brackets' vectorised work (bounds its memory).
-_ROWS_PER_STEP: Final = 4096
 #: Outputs per bracket and finish task (a block of more is split, so that
 #: the workers share a block's work and each task's memory stays small).
 _ROWS_PER_GROUP: Final = 16384
@@ -87,140 +85,42 @@ def _stats(x: np.ndarray, axes: tuple[int, ...], k: int, groups: list[slice]
     return [(counts[g], np.ascontiguousarray(grid[g])) for g in groups]
 
 
-def _key32(values: np.ndarray) -> np.ndarray:
-    """An unsigned key ordering float32 ``values`` as ``<`` does (-0.0 just
-    below +0.0; a positive NaN above +inf), as uint64."""
-    bits = np.ascontiguousarray(values, np.float32).view(np.uint32)
-    return np.where(bits >> 31 == 1, ~bits, bits | np.uint32(0x80000000)).astype(np.uint64)
-
-
-def _from_key32(key: np.ndarray) -> np.ndarray:
-    """The float32 values of :func:`_key32` keys (the low 32 bits of ``key``)."""
-    bits = (key & np.uint64(0xFFFFFFFF)).astype(np.uint32)
-    return np.where(bits >> 31 == 1, bits ^ np.uint32(0x80000000), ~bits).view(np.float32)
-
-
-def _is_float32_exact(dtype: np.dtype) -> bool:
-    """Whether values of ``dtype`` are float32 numbers (the 32-bit key holds them)."""
-    return dtype == np.float32 or dtype == np.float16
-
-
 def _select(x: np.ndarray, axes: tuple[int, ...], groups: list[dict[str, Any]]
             ) -> list[dict[str, Any]]:
     """Per output and bracket (the brackets of consecutive groups of
     outputs): the values below ``lo``, equal to ``lo`` and equal to ``hi``
     (when ``hi > lo``) counted, and the values strictly between with their
-    outputs (the chunk is read in its own layout); split by group."""
+    outputs (one pass of ``_nanops.bracket_select`` over the chunk in its own
+    layout); split by group."""
     xf = _as_float(x)
     lo = np.concatenate([g["lo"] for g in groups])
     hi = np.concatenate([g["hi"] for g in groups])
     active = np.concatenate([g["active"] for g in groups])
-    n_out, n_br = lo.shape
+    n_out = lo.shape[0]
     # the chunk as (lane position, output): a view when the reduced axes lead
     lane = math.prod(x.shape[i] for i in axes)
     lanes = np.moveaxis(xf, axes, tuple(range(len(axes)))).reshape(lane, n_out)
-    flat_lanes = lanes.reshape(-1)
     # What goes back is kept small, as every chunk's part stays in memory
     # until the final selection: counts only for the bracket columns in use,
     # in the narrowest type that holds a lane's length; owners as int32.
-    cols = [b for b in range(n_br) if active[:, b].any()]
+    cols = [b for b in range(lo.shape[1]) if active[:, b].any()]
     count_dtype = np.uint16 if lane < 1 << 16 else np.int64
-    below = np.zeros((n_out, len(cols)), count_dtype)
-    at_lo, at_hi = below.copy(), below.copy()
-    inside: list[np.ndarray] = []
-    owner: list[np.ndarray] = []
-    with np.errstate(invalid="ignore"):
-        for c, b in enumerate(cols):
-            lo_b = lo[:, b].astype(xf.dtype)[None, :]
-            hi_b = hi[:, b].astype(xf.dtype)[None, :]
-            hi_eq = np.where(hi_b > lo_b, hi_b, np.nan).astype(xf.dtype)
-            below[:, c] = np.add.reduce(lanes < lo_b, axis=0, dtype=np.int64)
-            at_lo[:, c] = np.add.reduce(lanes == lo_b, axis=0, dtype=np.int64)
-            at_hi[:, c] = np.add.reduce(lanes == hi_eq, axis=0, dtype=np.int64)
-            where = np.flatnonzero((lanes > lo_b) & (lanes < hi_b))
-            inside.append(flat_lanes[where])
-            owner.append((where % max(n_out, 1)).astype(np.int64))
+    below, at_lo, at_hi, inside, owner = _nanops.bracket_select(lanes, lo, hi, cols)
+    below, at_lo, at_hi = (c.astype(count_dtype) for c in (below, at_lo, at_hi))
     out, start = [], 0
     for g in groups:
         stop = start + g["lo"].shape[0]
-        keep = [(o >= start) & (o < stop) for o in owner]
+        # each column's owners ascend (the kernel reads output by output)
+        cut = [np.searchsorted(o, [start, stop]) for o in owner]
         out.append({"cols": cols, "below": below[start:stop], "at_lo": at_lo[start:stop],
-                    "at_hi": at_hi[start:stop], "inside": [v[m] for v, m in zip(inside, keep)],
-                    "owner": [(o[m] - start).astype(np.int32) for o, m in zip(owner, keep)]})
+                    "at_hi": at_hi[start:stop],
+                    "inside": [v[i:j] for v, (i, j) in zip(inside, cut)],
+                    "owner": [o[i:j] - np.int32(start) for o, (i, j) in zip(owner, cut)]})
         start = stop
     return out
 
 
 # --- per block of outputs --------------------------------------------------
-
-
-def _bounds_one_step(grids: list[np.ndarray], ranks_list: list[np.ndarray],
-                     targets_lo: np.ndarray, targets_hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """For rows of outputs: ``lo`` (largest grid value with at most
-    ``targets_lo`` values surely below it) and ``hi`` (smallest grid value
-    with at least ``targets_hi + 1`` values surely at or below it), per
-    bracket column; NaN targets (-1) give NaN."""
-    n_rows = targets_lo.shape[0]
-    narrow = all(_is_float32_exact(g.dtype) for g in grids)
-    values = np.concatenate([g.astype(np.float32 if narrow else np.float64) for g in grids],
-                            axis=1)
-    # Increments of the two bounds at each grid entry (see the module docstring):
-    # below(v) <= sum of `up` over entries < v; at_or_below(v) >= sum of `down` over entries <= v.
-    ups, downs = [], []
-    for g, p in zip(grids, ranks_list):
-        valid = ~np.isnan(g[:, :1].astype(np.float64))
-        counts = p[:, -1:] + 1  # the last grid rank is count - 1
-        nxt = np.concatenate([p[:, 1:], counts], axis=1)
-        ups.append(np.where(valid, nxt - p, 0))
-        prev = np.concatenate([np.full((n_rows, 1), -1), p[:, :-1]], axis=1)
-        downs.append(np.where(valid, p - prev, 0))
-    up = np.concatenate(ups, axis=1)
-    down = np.concatenate(downs, axis=1)
-    if narrow and max(int(up.max(initial=0)), int(down.max(initial=0))) < 1 << 16:
-        # one sort of (value key, up, down) triples gives the values and both
-        # increments in order (ties in any order keep the bounds valid: an
-        # entry's bounds count only entries that are surely below / at or below)
-        key = ((_key32(values) << np.uint64(32)) | (up.astype(np.uint64) << np.uint64(16))
-               | down.astype(np.uint64))
-        key.sort(axis=1)
-        sv = _from_key32(key >> np.uint64(32))
-        up_sorted = ((key >> np.uint64(16)) & np.uint64(0xFFFF)).astype(np.int64)
-        down_sorted = (key & np.uint64(0xFFFF)).astype(np.int64)
-    else:
-        order = np.argsort(values, axis=1, kind="stable")
-        sv = np.take_along_axis(values, order, axis=1)
-        up_sorted = np.take_along_axis(up, order, axis=1)
-        down_sorted = np.take_along_axis(down, order, axis=1)
-    width = sv.shape[1]
-    below_bound = np.cumsum(up_sorted, axis=1)
-    below_bound = np.concatenate([np.zeros((n_rows, 1), np.int64), below_bound[:, :-1]], axis=1)
-    at_or_below = np.cumsum(down_sorted, axis=1)
-    # Both bounds are non-decreasing along a row: with each row offset by more
-    # than any bound, one searchsorted over the flattened rows finds every
-    # row's position at once.
-    span = int(max(below_bound.max(initial=0), at_or_below.max(initial=0))) + 2
-    offset = np.arange(n_rows, dtype=np.int64) * span
-    flat_below = (below_bound + offset[:, None]).ravel()
-    flat_at_or_below = (at_or_below + offset[:, None]).ravel()
-    first = np.arange(n_rows, dtype=np.int64) * width
-    sv_flat = sv.ravel()
-    n_br = targets_lo.shape[1]
-    lo = np.full((n_rows, n_br), np.nan)
-    hi = np.full((n_rows, n_br), np.nan)
-    for b in range(n_br):
-        t_lo, t_hi = targets_lo[:, b], targets_hi[:, b]
-        ok = t_lo >= 0
-        if not ok.any():
-            continue
-        # the last entry with below_bound <= t_lo
-        i_lo = np.searchsorted(flat_below, t_lo + offset, side="right") - 1 - first
-        # the first entry with at_or_below >= t_hi + 1
-        i_hi = np.searchsorted(flat_at_or_below, t_hi + 1 + offset, side="left") - first
-        i_lo = np.clip(i_lo, 0, width - 1)
-        i_hi = np.clip(i_hi, 0, width - 1)
-        lo[:, b] = np.where(ok, sv_flat[first + i_lo], np.nan)
-        hi[:, b] = np.where(ok, sv_flat[first + i_hi], np.nan)
-    return lo, hi
 
 
 def _brackets(stats: list[tuple[np.ndarray, np.ndarray]], k: int, plan: dict[str, Any]
@@ -244,14 +144,11 @@ def _brackets(stats: list[tuple[np.ndarray, np.ndarray]], k: int, plan: dict[str
     for j in range(n_cols):
         rows = np.flatnonzero(valid[:, j])
         targets_hi[rows, group[rows, j]] = ranks[rows, j]
-    lo = np.full((n_out, n_cols), np.nan)
-    hi = np.full((n_out, n_cols), np.nan)
-    grid_ranks = [_grid_ranks(c, k) for c, _ in stats]
-    for s in range(0, n_out, _ROWS_PER_STEP):
-        e = min(s + _ROWS_PER_STEP, n_out)
-        lo[s:e], hi[s:e] = _bounds_one_step(
-            [g[s:e] for _, g in stats], [p[s:e] for p in grid_ranks],
-            targets_lo[s:e], targets_hi[s:e])
+    # guaranteed brackets from every chunk's grid (``_nanops.grid_brackets``:
+    # the grid entries merged and sorted per output, bounds from their ranks)
+    lo, hi = _nanops.grid_brackets(np.stack([g for _, g in stats]),
+                                   np.stack([c for c, _ in stats]).astype(np.int64), k,
+                                   targets_lo, targets_hi)
     return {"counts": counts, "ranks": ranks, "group": group, "lo": lo, "hi": hi,
             "active": starts}
 
@@ -281,13 +178,7 @@ def _finish(selected: list[dict[str, Any]], brackets: dict[str, Any], plan: dict
             owner = np.concatenate([s["owner"][column[b]] for s in selected])
         else:
             vals, owner = np.empty(0, value_dtype), np.empty(0, np.int32)
-        if _is_float32_exact(value_dtype):
-            # one sort of (owner, value key) pairs instead of a lexsort
-            keys = np.sort((owner.astype(np.uint64) << np.uint64(32)) | _key32(vals))
-            vals = _from_key32(keys).astype(value_dtype)
-        else:
-            vals = vals[np.lexsort((vals, owner))]
-        n_inside = np.bincount(owner, minlength=n_out)
+        vals, n_inside = _nanops.group_by_owner(vals, owner.astype(np.int32), n_out)
         start = np.cumsum(n_inside) - n_inside
         for j in range(b, n_cols):
             rows = np.flatnonzero((group[:, j] == b) & (ranks[:, j] >= 0))

@@ -69,6 +69,9 @@ __all__ = [
     "nanquantile",
     "order_ranks",
     "order_of_ranks",
+    "grid_brackets",
+    "bracket_select",
+    "group_by_owner",
     "partial_states",
     "nanmedian",
     "move_sum",
@@ -271,6 +274,38 @@ def order_of_ranks(
     len(counts))`` (``(1, len(counts))`` for the median) in the dtype
     ``result`` (``"f8"``, ``"f4"``, ``"f2"``, no narrower than the values'),
     bit for bit :func:`nanquantile`/:func:`nanmedian` of the whole slice."""
+
+def grid_brackets(
+    grids: np.ndarray,
+    counts: npt.NDArray[np.int64],
+    k: int,
+    targets_lo: npt.NDArray[np.int64],
+    targets_hi: npt.NDArray[np.int64],
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """Brackets ``(lo, hi)``, each ``(lanes, brackets)`` float64 (NaN where
+    ``targets_lo`` is -1), holding the ranks ``targets_lo ..= targets_hi`` of
+    each lane, from every chunk's grid (``grids``: ``(chunks, lanes, k + 1)``
+    float64/32/16, the values at the grid ranks of ``counts[chunk, lane]``
+    valid values)."""
+
+def bracket_select(
+    lanes: np.ndarray,
+    lo: npt.NDArray[np.float64],
+    hi: npt.NDArray[np.float64],
+    columns: Sequence[int],
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64],
+           tuple[np.ndarray, ...], tuple[npt.NDArray[np.int32], ...]]:
+    """One pass over a chunk's ``lanes`` (``(length, lanes)``, float64/32/16)
+    against the brackets ``lo``/``hi`` (``(lanes, brackets)``) in
+    ``columns``: the counts below ``lo``, at ``lo`` and at ``hi`` (``(lanes,
+    len(columns))``), and per column the values strictly inside with their
+    lanes (ascending)."""
+
+def group_by_owner(
+    values: np.ndarray, owner: npt.NDArray[np.int32], lanes: int
+) -> tuple[np.ndarray, npt.NDArray[np.int64]]:
+    """``values`` (1-d float64/32/16, no NaN) sorted by their lane
+    (``owner``, in ``0..lanes``), then ascending, and each lane's count."""
 
 def partial_states(name: str, a: np.ndarray, axes: Sequence[int]) -> tuple[np.ndarray, ...]:
     """The partial states of the reduction ``name`` (``nansum``, ``nanprod``,

@@ -8,11 +8,13 @@
 //! functions (each `#[pyfunction]` and its registration come from one row);
 //! `partial` gives a chunk's partial states in one pass (chunked and
 //! distributed engines); `quantile` parses quantile requests; `ranks`
-//! splits a quantile in two steps for chunked engines; `fast` checks and
+//! splits a quantile in two steps for chunked engines and `chunked` selects
+//! the values at those ranks from the chunks; `fast` checks and
 //! runs the common call in one step. NumPy's argument semantics live in the Python package;
 //! the contract is `python/nanops/_nanops.pyi`.
 
 mod array;
+mod chunked;
 mod compute;
 mod errors;
 mod fast;

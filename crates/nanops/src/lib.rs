@@ -56,6 +56,7 @@ pub use error::{Error, Result};
 pub use options::{
     Axes, Ddof, NanPolicy, QDtype, QuantileMethod, QuantileOptions, UnknownQuantileMethod,
 };
+pub use order::chunked;
 pub use order::select;
 pub use statistic::{Report, Statistic};
 

@@ -10,8 +10,11 @@
 //! strided lanes across lanes ([`column_sort`]), and runs lanes
 //! in parallel; the [`select`] kernels reorder the scratch by selection,
 //! never a full sort. Weighted quantiles take their own path ([`weighted`]).
+//! Lanes held in many chunks (a distributed engine's) are selected by
+//! [`chunked`]'s brackets.
 
 mod bracket;
+pub mod chunked;
 mod column_sort;
 mod driver;
 pub mod select;
