@@ -313,8 +313,8 @@ def _brackets(stats: list[dict[str, np.ndarray]], plan: dict[str, Any]) -> dict[
     lo = np.full((n_out, n_cols), np.nan)
     hi = lo.copy()
     rows = np.flatnonzero(exact)
-    for s in range(0, rows.size, _ROWS_PER_STEP):
-        r = rows[s:s + _ROWS_PER_STEP]
+    for step in range(0, rows.size, _ROWS_PER_STEP):
+        r = rows[step:step + _ROWS_PER_STEP]
         lo[r], hi[r] = _bounds([{key: v[r] for key, v in st.items()} for st in stats],
                                short[r], reach[r])
     return {"counts": counts, "exact": exact, "gather": (counts > 0) & ~bad & ~exact,
@@ -332,7 +332,8 @@ def _check(brackets: list[dict[str, Any]]) -> int:
 
 
 def _compact(rows: int, parts: list[dict[str, np.ndarray]], dtype: np.dtype,
-             first: np.ndarray | None = None, last: np.ndarray | None = None,
+             first: tuple[np.ndarray, np.ndarray] | None = None,
+             last: tuple[np.ndarray, np.ndarray] | None = None,
              by_value: bool = True) -> tuple[np.ndarray, np.ndarray]:
     """The lanes of ``rows`` outputs from the chunks' entries (sorted by
     value then lane position, or by lane position), with an optional first
