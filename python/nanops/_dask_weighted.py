@@ -132,16 +132,25 @@ def _stats(x: np.ndarray, w: np.ndarray, axes: tuple[int, ...], k: int,
         bad = np.any(notnan & ~np.isfinite(wl), axis=0)
         valid = notnan & (wl > 0) & np.isfinite(wl)
         counts = np.count_nonzero(notnan, axis=0)
-        n_pos = np.count_nonzero(valid, axis=0)
-        key = np.where(valid, xl, np.nan)
-        order = np.argsort(key, axis=0, kind="stable")  # NaN last; ties in lane order
-        sv = np.take_along_axis(key, order, axis=0)
-        sw = np.take_along_axis(np.where(valid, wl, 0.0), order, axis=0)
-        cum = np.cumsum(sw, axis=0)  # sequential, as nanops sums
-        total = cum[-1] if lane else np.zeros(n_out)
+        wv = np.where(valid, wl, 0.0)
+        total = np.sum(wv, axis=0)
         emin = np.min(np.where(valid, _lowest_bit_exponent(np.where(valid, wl, 1.0)), 4096),
                       axis=0, initial=4096)
-    if lane:
+        # An output whose weights here already do not sum exactly (a total
+        # of at least 2**(53 + e)) cannot sum exactly over the whole lane:
+        # it will be gathered, and needs no grid (no sort).
+        graded = np.flatnonzero(~bad & (total > 0)
+                                & (total < np.ldexp(1.0, np.minimum(53 + emin, 2000))))
+    grid = np.full((n_out, k + 1), np.nan)
+    below = np.zeros((n_out, k + 1))
+    at_or_below = below.copy()
+    if lane and graded.size:
+        key = np.where(valid[:, graded], xl[:, graded], np.nan)
+        n_pos = np.count_nonzero(valid[:, graded], axis=0)
+        order = np.argsort(key, axis=0, kind="stable")  # NaN last; ties in lane order
+        sv = np.take_along_axis(key, order, axis=0)
+        sw = np.take_along_axis(wv[:, graded], order, axis=0)
+        cum = np.cumsum(sw, axis=0)  # exact (see above)
         # first and last sorted position of each value's run of ties
         pos = np.arange(lane)[:, None]
         starts = np.ones(sv.shape, bool)
@@ -152,19 +161,11 @@ def _stats(x: np.ndarray, w: np.ndarray, axes: tuple[int, ...], k: int,
         last = np.minimum.accumulate(np.where(ends, pos, lane - 1)[::-1], axis=0)[::-1]
         ranks = np.floor(np.maximum(n_pos - 1, 0)[None, :] * (np.arange(k + 1) / k)[:, None])
         ranks = ranks.astype(np.int64)
-        grid = np.take_along_axis(sv, ranks, axis=0).T
-        below = np.take_along_axis(cum - sw, np.take_along_axis(first, ranks, axis=0),
-                                   axis=0).T
-        at_or_below = np.take_along_axis(cum, np.take_along_axis(last, ranks, axis=0),
-                                         axis=0).T
-        empty = n_pos == 0
-        grid[empty] = np.nan
-        below[empty] = 0.0
-        at_or_below[empty] = 0.0
-    else:
-        grid = np.full((n_out, k + 1), np.nan)
-        below = np.zeros((n_out, k + 1))
-        at_or_below = below.copy()
+        grid[graded] = np.take_along_axis(sv, ranks, axis=0).T
+        below[graded] = np.take_along_axis(cum - sw, np.take_along_axis(first, ranks, axis=0),
+                                           axis=0).T
+        at_or_below[graded] = np.take_along_axis(
+            cum, np.take_along_axis(last, ranks, axis=0), axis=0).T
     grid = grid.astype(np.float64)
     return [{"count": counts[g], "total": total[g], "emin": emin[g], "negative": negative[g],
              "bad": bad[g], "grid": np.ascontiguousarray(grid[g]),
@@ -331,44 +332,49 @@ def _check(brackets: list[dict[str, Any]]) -> int:
     return len(brackets)
 
 
-def _compact(rows: int, parts: list[dict[str, np.ndarray]], dtype: np.dtype,
+def _compact(rows: int, parts: list[dict[str, np.ndarray]], dtype: np.dtype, lane_len: int,
              first: tuple[np.ndarray, np.ndarray] | None = None,
-             last: tuple[np.ndarray, np.ndarray] | None = None,
-             by_value: bool = True) -> tuple[np.ndarray, np.ndarray]:
-    """The lanes of ``rows`` outputs from the chunks' entries (sorted by
-    value then lane position, or by lane position), with an optional first
-    and last entry ``(value, weight)`` per row (left out at weight 0), as a
-    ``(rows + 1, width)`` array of values and of weights padded with zero
-    weights; row 0 is a stand-in with one value (so that the first slice
-    nanops sees is never all-NaN)."""
+             last: tuple[np.ndarray, np.ndarray] | None = None
+             ) -> tuple[np.ndarray, np.ndarray]:
+    """The lanes of ``rows`` outputs as a ``(rows + 1, width)`` array of
+    values and one of weights (zero weights pad them; row 0 is a stand-in
+    with one value, so that the first slice nanops sees is never all-NaN),
+    from the chunks' entries in lane order — nanops sorts each lane by
+    value, ties in lane order, so the order by value needs no sort here.
+    Without ``first``/``last``: every entry at its lane position.  With
+    them: per row ``first = (value, weight)`` leading, the row's entries
+    in lane order, ``last`` closing (each left out at weight 0)."""
     vals = np.concatenate([p["values"] for p in parts]).astype(dtype, copy=False)
     ws = np.concatenate([p["weights"] for p in parts])
     owner = np.concatenate([p["owner"] for p in parts]).astype(np.int64)
     pos = np.concatenate([p["pos"] for p in parts])
-    keys = (pos, vals, owner) if by_value else (pos, owner)
-    order = np.lexsort(keys)
+    pad = np.nan if dtype.kind == "f" else 0
+    if first is None or last is None:
+        out_v = np.full((rows + 1, max(lane_len, 1)), pad, dtype)
+        out_w = np.zeros(out_v.shape)
+        out_v[0, 0], out_w[0, 0] = 0, 1.0
+        out_v[owner + 1, pos] = vals
+        out_w[owner + 1, pos] = ws
+        return out_v, out_w
+    order = np.argsort(owner * lane_len + pos)
     vals, ws, owner = vals[order], ws[order], owner[order]
     n_mid = np.bincount(owner, minlength=rows)
-    has_first = np.zeros(rows, bool) if first is None else first[1] > 0
-    has_last = np.zeros(rows, bool) if last is None else last[1] > 0
+    has_first, has_last = first[1] > 0, last[1] > 0
     width = int(max(1, (n_mid + has_first + has_last).max(initial=0)))
-    pad = np.nan if dtype.kind == "f" else 0
     out_v = np.full((rows + 1, width), pad, dtype)
-    out_w = np.zeros((rows + 1, width))
+    out_w = np.zeros(out_v.shape)
     out_v[0, 0], out_w[0, 0] = 0, 1.0
     start = np.cumsum(n_mid) - n_mid
     col = has_first[owner] + np.arange(owner.size) - start[owner]
     out_v[owner + 1, col] = vals
     out_w[owner + 1, col] = ws
-    if first is not None:
-        r = np.flatnonzero(has_first)
-        out_v[r + 1, 0] = first[0][r].astype(dtype)
-        out_w[r + 1, 0] = first[1][r]
-    if last is not None:
-        r = np.flatnonzero(has_last)
-        c = has_first[r] + n_mid[r]
-        out_v[r + 1, c] = last[0][r].astype(dtype)
-        out_w[r + 1, c] = last[1][r]
+    r = np.flatnonzero(has_first)
+    out_v[r + 1, 0] = first[0][r].astype(dtype)
+    out_w[r + 1, 0] = first[1][r]
+    r = np.flatnonzero(has_last)
+    c = has_first[r] + n_mid[r]
+    out_v[r + 1, c] = last[0][r].astype(dtype)
+    out_w[r + 1, c] = last[1][r]
     return out_v, out_w
 
 
@@ -407,7 +413,7 @@ def _finish(selected: list[dict[str, Any]], brackets: dict[str, Any], plan: dict
                 parts.append({"values": e["values"][keep], "weights": e["weights"][keep],
                               "owner": index[e["owner"][keep]], "pos": e["pos"][keep]})
             lo, hi = brackets["lo"][rows_e, b], brackets["hi"][rows_e, b]
-            values, weights = _compact(rows_e.size, parts, dtype,
+            values, weights = _compact(rows_e.size, parts, dtype, plan["lane_len"],
                                        (lo, below[rows_e, b]), (hi, above[rows_e, b]))
             got = call(values, weights, q_item)[0]
             for j in np.flatnonzero(np.asarray(plan["column_of_q"]) == b):
@@ -420,7 +426,7 @@ def _finish(selected: list[dict[str, Any]], brackets: dict[str, Any], plan: dict
         for s in selected:
             e = s["gathered"]
             parts.append({**e, "owner": index[e["owner"]]})
-        values, weights = _compact(rows_g.size, parts, dtype, by_value=False)
+        values, weights = _compact(rows_g.size, parts, dtype, plan["lane_len"])
         result[:, rows_g] = call(values, weights, plan["q"])
     if np.any(counts == 0):
         warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=2)
@@ -441,6 +447,7 @@ def weighted_graph(a: Any, w: Any, axes: tuple[int, ...], keepdims: bool,
     from dask.graph_manipulation import bind
     from dask.highlevelgraph import HighLevelGraph
 
+    plan = {**plan, "lane_len": math.prod(a.shape[i] for i in axes)}
     token = tokenize(a, w, axes, keepdims, sorted(plan.items(), key=str))
     kept = [i for i in range(a.ndim) if i not in axes]
     max_lane = math.prod(max(a.chunks[i]) if a.chunks[i] else 0 for i in axes)
