@@ -27,10 +27,11 @@ Four kinds of task run, as in the unweighted selection:
    exact, and for each distinct ``q`` a bracket ``[lo, hi]`` from guaranteed
    bounds on the weight below every grid value: the weight strictly below
    ``lo`` is surely short of the target (by a margin wider than any
-   rounding of ``q``'s type: 11 bits for float16), the weight strictly below
-   ``hi`` surely reaches it (so the answer and the value after it, which
-   ``averaged_inverted_cdf`` reads, lie in ``[lo, hi]``), or ``hi`` is the
-   lane's maximum;
+   rounding of ``q``'s type: 11 bits for float16), the weight at or below
+   ``hi`` surely passes it with room (rounded, it lands strictly above the
+   target, so no mean with a next value is taken there), or ``hi`` is the
+   lane's maximum: the answer, and the value after it when
+   ``averaged_inverted_cdf`` reads one, lie in ``[lo, hi]``;
 3. ``select`` (per chunk, second pass after every bracket, bound with
    :func:`dask.graph_manipulation.bind`): per exact output and bracket the
    weight of the values below ``lo`` and above ``hi`` (sums of exact
@@ -46,8 +47,9 @@ Four kinds of task run, as in the unweighted selection:
    compact lane's cumulative weights are the whole lane's (exact sums), its
    first entry is never chosen (its cumulative weight is short of the
    target) and its last is never chosen nor read as the next value (the
-   answer lies below ``hi``, whose copies all precede it), so the result is
-   bit for bit ``nanops.nanquantile`` of the computed array.
+   test passes, strictly above the target, at the last copy of ``hi``,
+   and all copies precede it), so the result is bit for bit
+   ``nanops.nanquantile`` of the computed array.
 
 Errors are nanops': a negative weight anywhere, then a NaN/inf weight of a
 non-NaN value or an output of non-NaN values whose weights sum to 0 or
@@ -134,8 +136,13 @@ def _stats(x: np.ndarray, w: np.ndarray, axes: tuple[int, ...], k: int,
         counts = np.count_nonzero(notnan, axis=0)
         wv = np.where(valid, wl, 0.0)
         total = np.sum(wv, axis=0)
-        emin = np.min(np.where(valid, _lowest_bit_exponent(np.where(valid, wl, 1.0)), 4096),
-                      axis=0, initial=4096)
+        if w.dtype.kind in "biu":
+            # integers (as float64, as nanops takes them) are multiples of 2**0:
+            # a lower bound of e, which is all the test below needs
+            emin = np.where(np.any(valid, axis=0), 0, 4096)
+        else:
+            emin = np.min(np.where(valid, _lowest_bit_exponent(np.where(valid, wl, 1.0)), 4096),
+                          axis=0, initial=4096)
         # An output whose weights here already do not sum exactly (a total
         # of at least 2**(53 + e)) cannot sum exactly over the whole lane:
         # it will be gathered, and needs no grid (no sort).
@@ -147,7 +154,9 @@ def _stats(x: np.ndarray, w: np.ndarray, axes: tuple[int, ...], k: int,
     if lane and graded.size:
         key = np.where(valid[:, graded], xl[:, graded], np.nan)
         n_pos = np.count_nonzero(valid[:, graded], axis=0)
-        order = np.argsort(key, axis=0, kind="stable")  # NaN last; ties in lane order
+        # NaN last; ties in any order: the weights below and at or below a
+        # value are read at the ends of its run of ties, and the sums are exact
+        order = np.argsort(key, axis=0)
         sv = np.take_along_axis(key, order, axis=0)
         sw = np.take_along_axis(wv[:, graded], order, axis=0)
         cum = np.cumsum(sw, axis=0)  # exact (see above)
@@ -234,14 +243,15 @@ def _bounds(stats: list[dict[str, np.ndarray]], short: np.ndarray, reach: np.nda
             ) -> tuple[np.ndarray, np.ndarray]:
     """For rows of outputs and each bracket column: ``lo``, the largest grid
     value whose weight strictly below is surely ``< short`` (or 0), and
-    ``hi``, the smallest grid value whose weight strictly below is surely
+    ``hi``, the smallest grid value whose weight at or below is surely
     ``>= reach`` (the largest grid value when none is)."""
     n_rows, n_cols = short.shape
     values = np.concatenate([s["grid"] for s in stats], axis=1)
     # Per grid entry e of a chunk: the chunk's weight below any v is at most
     # the sum of `up` over the chunk's entries < v (telescoping to `below` at
-    # the first entry >= v) and at least the sum of `down` over them
-    # (telescoping to `at_or_below` at the last entry < v).
+    # the first entry >= v); its weight at or below v is at least the sum of
+    # `down` over the entries <= v (telescoping to `at_or_below` at the last
+    # entry <= v).
     ups, downs = [], []
     for s in stats:
         nxt = np.concatenate([s["below"][:, 1:], s["total"][:, None]], axis=1)
@@ -256,12 +266,17 @@ def _bounds(stats: list[dict[str, np.ndarray]], short: np.ndarray, reach: np.nda
     down_s = np.take_along_axis(down, order, axis=1)
     width = sv.shape[1]
     # sums over the entries strictly below each entry's value: the exclusive
-    # prefix sums at the first entry of its run of ties
+    # prefix sums at the first entry of its run of ties; over the entries at
+    # or below it: the inclusive prefix sums at the last entry of the run
     starts = np.ones(sv.shape, bool)
     starts[:, 1:] = sv[:, 1:] != sv[:, :-1]
     first = np.maximum.accumulate(np.where(starts, np.arange(width), 0), axis=1)
     upper = np.take_along_axis(np.cumsum(up_s, axis=1) - up_s, first, axis=1)
-    lower = np.take_along_axis(np.cumsum(down_s, axis=1) - down_s, first, axis=1)
+    ends = np.ones(sv.shape, bool)
+    ends[:, :-1] = sv[:, :-1] != sv[:, 1:]
+    last = np.minimum.accumulate(np.where(ends, np.arange(width), width - 1)[:, ::-1],
+                                 axis=1)[:, ::-1]
+    lower = np.take_along_axis(np.cumsum(down_s, axis=1), last, axis=1)
     valid = ~np.isnan(sv)
     n_valid = np.count_nonzero(valid, axis=1)
     rows = np.arange(n_rows)

@@ -125,10 +125,10 @@ def _cases(draw: Any) -> dict[str, Any]:
         form = "full"
     kind = draw(st.sampled_from(["int", "dyadic", "float", "mix"]))
     if form == "lane":
-        w_arg = _weights(rng, tuple(shape[i] for i in axes), kind)
-        order = np.argsort(axes)
-        w_np = np.broadcast_to(w_arg.transpose(order).reshape(
-            tuple(n if i in axes else 1 for i, n in enumerate(shape))), shape)
+        w_arg = w_np = _weights(rng, tuple(shape[i] for i in axes), kind)
+        if w_arg.shape != shape:  # (of a's shape, they are full-shape weights)
+            w_np = np.broadcast_to(w_arg.transpose(np.argsort(axes)).reshape(
+                tuple(n if i in axes else 1 for i, n in enumerate(shape))), shape)
     else:
         w_arg = w_np = _weights(rng, shape, kind)
     q = draw(st.sampled_from([
@@ -187,6 +187,9 @@ def test_exact_and_gathered_outputs_side_by_side() -> None:
     for method in METHODS:
         for q in (0.5, [0.0, 0.1, 0.5, 0.9, 1.0], np.array([0.3, 0.6], np.float16)):
             _check("nanquantile", values, x, q, weights, weights, axis=0, method=method)
+    lazy = nanops.nanquantile(x, 0.5, axis=0, method="inverted_cdf", weights=weights)
+    with pytest.warns(RuntimeWarning, match="All-NaN slice encountered"):
+        lazy.compute(scheduler="synchronous")
 
 
 def test_float16_q_with_large_total_weights() -> None:
