@@ -241,8 +241,10 @@ def order(name: str, a: da.Array, q: Any = None, axis: Any = None, method: str =
     ``a``, lazily, without rechunking: an exact distributed selection
     (:mod:`nanops._dask_order`), bit for bit ``nanops.<name>`` of the
     computed array (its result dtype fixed in advance: NumPy's result dtype
-    for an all-NaN first slice is not followed).  Weights, complex medians
-    and bool input go to dask's own function; ``NotImplemented`` then.
+    for an all-NaN first slice is not followed).  Complex medians and bool
+    input go to dask's own function; ``NotImplemented`` then.  Weighted
+    quantiles (``nanops.nanquantile(a, q, weights=w, ...)``) are
+    :func:`_weighted`'s.
 
     >>> import numpy as np, dask.array as da
     >>> x = da.from_array(np.array([[1.0, np.nan, 3.0, 8.0], [4.0, 5.0, np.nan, 0.5]]), chunks=1)

@@ -316,3 +316,22 @@ def test_calls_the_selection_does_not_take_still_equal_nanops() -> None:
     got = _compute(nanops.nanquantile(x, q, axis=1, weights=weights, method="inverted_cdf"))
     want = nanops.nanquantile(values, q, axis=1, weights=weights, method="inverted_cdf")
     _same(got, want, values, 1)
+
+
+def test_lowest_set_bit_exponent_of_weights() -> None:
+    from fractions import Fraction
+
+    from nanops._dask_weighted import _lowest_bit_exponent
+
+    rng = np.random.default_rng(10)
+    w = np.concatenate([rng.random(50), rng.integers(1, 2**53, 20).astype(np.float64),
+                        2.0 ** rng.integers(-1074, 1023, 20), [5e-324, 3 * 5e-324, 2.0**-1022,
+                        np.finfo(np.float64).max, 0.75, 1.0, 6.0]])
+
+    def slow(v: float) -> int:  # the largest e with v / 2**e an integer
+        f, e = Fraction(v), max(math.frexp(v)[1] - 53, -1074)  # v is a multiple of 2**e
+        while (f / Fraction(2) ** (e + 1)).denominator == 1:
+            e += 1
+        return e
+
+    np.testing.assert_array_equal(_lowest_bit_exponent(w), [slow(float(v)) for v in w])
