@@ -430,14 +430,20 @@ def nanmedian(a: da.Array, axis: Any = None, keepdims: bool = False) -> Any:
 
 
 def nanquantile(a: da.Array, q: Any, axis: Any = None, method: str = "linear",
-                keepdims: bool = False) -> Any:
-    """:func:`nanops.nanquantile` of a dask array, lazily (see :func:`order`)."""
+                keepdims: bool = False, *, weights: Any = None) -> Any:
+    """:func:`nanops.nanquantile` of a dask array, lazily (see :func:`order`;
+    with ``weights``, :func:`_weighted`)."""
+    if weights is not None:
+        return _weighted("nanquantile", a, weights, q, axis, method, keepdims)
     return order("nanquantile", a, q, axis, method, keepdims)
 
 
 def nanpercentile(a: da.Array, q: Any, axis: Any = None, method: str = "linear",
-                  keepdims: bool = False) -> Any:
-    """:func:`nanops.nanpercentile` of a dask array, lazily (see :func:`order`)."""
+                  keepdims: bool = False, *, weights: Any = None) -> Any:
+    """:func:`nanops.nanpercentile` of a dask array, lazily (see :func:`order`;
+    with ``weights``, :func:`_weighted`)."""
+    if weights is not None:
+        return _weighted("nanpercentile", a, weights, q, axis, method, keepdims)
     return order("nanpercentile", a, q, axis, method, keepdims)
 
 

@@ -306,6 +306,22 @@ def test_the_graph_has_no_rechunk_and_integer_weights_move_few_values() -> None:
                 _same(_compute(lazy), want, values, 0)
 
 
+def test_the_dask_module_functions_take_weights() -> None:
+    from nanops import dask as nanops_dask
+
+    rng = np.random.default_rng(11)
+    values = rng.standard_normal((9, 4))
+    weights = rng.integers(1, 4, 9)
+    x = da.from_array(values, chunks=(4, 2))
+    for name in ("nanquantile", "nanpercentile"):
+        q = [0.3, 0.6] if name == "nanquantile" else [30, 60]
+        got = _compute(getattr(nanops_dask, name)(x, q, axis=0, method="inverted_cdf",
+                                                  weights=weights))
+        want = getattr(nanops, name)(values, q, axis=0, method="inverted_cdf",
+                                     weights=weights)
+        _same(got, want, values, 0)
+
+
 def test_calls_the_selection_does_not_take_still_equal_nanops() -> None:
     rng = np.random.default_rng(9)
     values = rng.standard_normal((6, 7))
