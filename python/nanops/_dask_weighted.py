@@ -148,7 +148,7 @@ def _stats(x: np.ndarray, w: np.ndarray, axes: tuple[int, ...], k: int,
         # it will be gathered, and needs no grid (no sort).
         graded = np.flatnonzero(~bad & (total > 0)
                                 & (total < np.ldexp(1.0, np.minimum(53 + emin, 2000))))
-    grid = np.full((n_out, k + 1), np.nan)
+    grid = np.full((n_out, k + 1), np.nan, xl.dtype)  # data values: exact in their dtype
     below = np.zeros((n_out, k + 1))
     at_or_below = below.copy()
     if lane and graded.size:
@@ -175,7 +175,6 @@ def _stats(x: np.ndarray, w: np.ndarray, axes: tuple[int, ...], k: int,
                                            axis=0).T
         at_or_below[graded] = np.take_along_axis(
             cum, np.take_along_axis(last, ranks, axis=0), axis=0).T
-    grid = grid.astype(np.float64)
     return [{"count": counts[g], "total": total[g], "emin": emin[g], "negative": negative[g],
              "bad": bad[g], "grid": np.ascontiguousarray(grid[g]),
              "below": np.ascontiguousarray(below[g]),
@@ -246,7 +245,7 @@ def _bounds(stats: list[dict[str, np.ndarray]], short: np.ndarray, reach: np.nda
     ``hi``, the smallest grid value whose weight at or below is surely
     ``>= reach`` (the largest grid value when none is)."""
     n_rows, n_cols = short.shape
-    values = np.concatenate([s["grid"] for s in stats], axis=1)
+    values = np.concatenate([s["grid"] for s in stats], axis=1).astype(np.float64)
     # Per grid entry e of a chunk: the chunk's weight below any v is at most
     # the sum of `up` over the chunk's entries < v (telescoping to `below` at
     # the first entry >= v); its weight at or below v is at least the sum of
