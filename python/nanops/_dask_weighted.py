@@ -67,7 +67,7 @@ from typing import Any, Final
 
 import numpy as np
 
-from ._dask_order import _ROWS_PER_GROUP, _assemble, grid_size
+from ._dask_order import _ROWS_PER_GROUP, _assemble, _from_key32, _key32, grid_size
 
 __all__ = ["weighted_graph"]
 
@@ -152,33 +152,62 @@ def _stats(x: np.ndarray, w: np.ndarray, axes: tuple[int, ...], k: int,
     below = np.zeros((n_out, k + 1))
     at_or_below = below.copy()
     if lane and graded.size:
-        key = np.where(valid[:, graded], xl[:, graded], np.nan)
+        # the graded outputs as rows: values (NaN where they do not count), weights
+        xg = np.ascontiguousarray(np.where(valid, xl, np.nan)[:, graded].T)
+        wg = np.ascontiguousarray(wv[:, graded].T)
         n_pos = np.count_nonzero(valid[:, graded], axis=0)
-        # NaN last; ties in any order: the weights below and at or below a
-        # value are read at the ends of its run of ties, and the sums are exact
-        order = np.argsort(key, axis=0)
-        sv = np.take_along_axis(key, order, axis=0)
-        sw = np.take_along_axis(wv[:, graded], order, axis=0)
-        cum = np.cumsum(sw, axis=0)  # exact (see above)
-        # first and last sorted position of each value's run of ties
-        pos = np.arange(lane)[:, None]
-        starts = np.ones(sv.shape, bool)
-        starts[1:] = sv[1:] != sv[:-1]
-        ends = np.ones(sv.shape, bool)
-        ends[:-1] = sv[:-1] != sv[1:]
-        first = np.maximum.accumulate(np.where(starts, pos, 0), axis=0)
-        last = np.minimum.accumulate(np.where(ends, pos, lane - 1)[::-1], axis=0)[::-1]
-        ranks = np.floor(np.maximum(n_pos - 1, 0)[None, :] * (np.arange(k + 1) / k)[:, None])
-        ranks = ranks.astype(np.int64)
-        grid[graded] = np.take_along_axis(sv, ranks, axis=0).T
-        below[graded] = np.take_along_axis(cum - sw, np.take_along_axis(first, ranks, axis=0),
-                                           axis=0).T
-        at_or_below[graded] = np.take_along_axis(
-            cum, np.take_along_axis(last, ranks, axis=0), axis=0).T
+        ranks = np.floor(np.maximum(n_pos - 1, 0)[:, None] * (np.arange(k + 1) / k)[None, :])
+        grid[graded], below[graded], at_or_below[graded] = _grid(
+            xg, wg, ranks.astype(np.int64), int(emin[graded].min()))
     return [{"count": counts[g], "total": total[g], "emin": emin[g], "negative": negative[g],
              "bad": bad[g], "grid": np.ascontiguousarray(grid[g]),
              "below": np.ascontiguousarray(below[g]),
              "at_or_below": np.ascontiguousarray(at_or_below[g])} for g in groups]
+
+
+def _grid(xg: np.ndarray, wg: np.ndarray, ranks: np.ndarray, e: int
+          ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per row (an output whose weights sum exactly; NaN values, with weight
+    0, do not count): the values at ``ranks`` of the sorted values, and the
+    row's weight strictly below and at or below each.  Ties may sort in any
+    order: the weights are read at the ends of a value's run of ties, and
+    the sums are exact (``e``: every weight is a multiple of ``2**e``)."""
+    rows, lane = xg.shape
+    with np.errstate(over="ignore"):
+        units = np.ldexp(wg, -e)  # integers
+    if xg.dtype.itemsize <= 4 and units.max(initial=0) < 2.0**32:
+        # values (as 32-bit order keys, -0.0 as +0.0) and weights (in units
+        # of 2**e) packed into one integer: one sort of plain integers, no
+        # argsort and no gather
+        key = (_key32(xg + np.float32(0)) << np.uint64(32)) | units.astype(np.uint64)
+        key.sort(axis=1)
+        value_key = key >> np.uint64(32)
+        sorted_w = np.ldexp((key & np.uint64(0xFFFFFFFF)).astype(np.float64), e)
+        cum = np.concatenate([np.zeros((rows, 1)), np.cumsum(sorted_w, axis=1)], axis=1)
+        # the ends of the runs of ties: one search of (row, value) keys
+        row_key = np.arange(rows, dtype=np.uint64)[:, None] << np.uint64(32)
+        flat = (row_key | value_key).ravel()
+        wanted = (row_key | np.take_along_axis(value_key, ranks, axis=1)).ravel()
+        base = np.arange(rows)[:, None] * lane
+        n_below = np.searchsorted(flat, wanted, side="left").reshape(ranks.shape) - base
+        n_at_or_below = np.searchsorted(flat, wanted, side="right").reshape(ranks.shape) - base
+        grid = _from_key32(np.take_along_axis(value_key, ranks, axis=1)).astype(xg.dtype)
+        return (grid, np.take_along_axis(cum, n_below, axis=1),
+                np.take_along_axis(cum, n_at_or_below, axis=1))
+    order = np.argsort(xg, axis=1)  # NaN last
+    sv = np.take_along_axis(xg, order, axis=1)
+    sw = np.take_along_axis(wg, order, axis=1)
+    cum = np.cumsum(sw, axis=1)
+    pos = np.arange(lane)[None, :]
+    starts = np.ones(sv.shape, bool)
+    starts[:, 1:] = sv[:, 1:] != sv[:, :-1]
+    ends = np.ones(sv.shape, bool)
+    ends[:, :-1] = sv[:, :-1] != sv[:, 1:]
+    first = np.maximum.accumulate(np.where(starts, pos, 0), axis=1)
+    last = np.minimum.accumulate(np.where(ends, pos, lane - 1)[:, ::-1], axis=1)[:, ::-1]
+    return (np.take_along_axis(sv, ranks, axis=1),
+            np.take_along_axis(cum - sw, np.take_along_axis(first, ranks, axis=1), axis=1),
+            np.take_along_axis(cum, np.take_along_axis(last, ranks, axis=1), axis=1))
 
 
 def _select(x: np.ndarray, w: np.ndarray, axes: tuple[int, ...], lane_shape: tuple[int, ...],
@@ -202,6 +231,7 @@ def _select(x: np.ndarray, w: np.ndarray, axes: tuple[int, ...], lane_shape: tup
     flat_x, flat_w = xl.reshape(-1), wl.reshape(-1)
     with np.errstate(invalid="ignore"):
         valid = ~np.isnan(xf) & (wl > 0)
+        wv = np.where(valid, wl, 0.0)
 
     def entries(mask: np.ndarray) -> dict[str, np.ndarray]:
         where = np.flatnonzero(mask)
@@ -214,9 +244,11 @@ def _select(x: np.ndarray, w: np.ndarray, axes: tuple[int, ...], lane_shape: tup
     inside = []
     with np.errstate(invalid="ignore"):
         for b in range(n_cols):
-            lo_b, hi_b = lo[:, b][None, :], hi[:, b][None, :]  # NaN for outputs not exact
-            below[:, b] = np.sum(np.where(valid & (xf < lo_b), wl, 0.0), axis=0)
-            above[:, b] = np.sum(np.where(valid & (xf > hi_b), wl, 0.0), axis=0)
+            # NaN for the outputs not exact; data values, so exact in the data's dtype
+            lo_b = lo[:, b].astype(xf.dtype)[None, :]
+            hi_b = hi[:, b].astype(xf.dtype)[None, :]
+            below[:, b] = np.sum((xf < lo_b) * wv, axis=0)
+            above[:, b] = np.sum((xf > hi_b) * wv, axis=0)
             inside.append(entries(valid & (xf >= lo_b) & (xf <= hi_b)))
     gathered = entries(valid & gather[None, :])
     out, start = [], 0
