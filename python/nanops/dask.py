@@ -364,9 +364,9 @@ def _weighted(name: str, a: da.Array, weights: Any, q: Any = None, axis: Any = N
     advance (NumPy's for an all-NaN first slice is not followed); int64
     values beyond 2**53 are compared with the brackets as float64 (nanops
     hands such arrays to NumPy); the ``All-NaN slice`` warning comes once
-    per group of outputs, from the worker; a 2-d or
-    empty ``q``, bool input and ``axis=()`` take an exact fallback that
-    rechunks the reduced axes into one chunk and runs nanops per block."""
+    per group of outputs, from the worker; a 2-d or empty ``q``, bool
+    input and ``axis=()`` take an exact fallback that rechunks the reduced
+    axes into one chunk and runs nanops per block."""
     import nanops
 
     from . import _dask_weighted
