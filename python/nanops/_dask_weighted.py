@@ -291,10 +291,26 @@ def _bounds(stats: list[dict[str, np.ndarray]], short: np.ndarray, reach: np.nda
         downs.append(s["at_or_below"] - prev)
     up = np.where(np.isnan(values), 0.0, np.concatenate(ups, axis=1))
     down = np.where(np.isnan(values), 0.0, np.concatenate(downs, axis=1))
-    order = np.argsort(values, axis=1, kind="stable")
-    sv = np.take_along_axis(values, order, axis=1)
-    up_s = np.take_along_axis(up, order, axis=1)
-    down_s = np.take_along_axis(down, order, axis=1)
+    # every weight (so every increment) of these rows is a multiple of 2**e
+    e = int(np.min([s["emin"] for s in stats]))
+    with np.errstate(over="ignore"):
+        up_units, down_units = np.ldexp(up, -e), np.ldexp(down, -e)
+    if (all(s["grid"].dtype.itemsize <= 4 for s in stats)
+            and max(up_units.max(initial=0), down_units.max(initial=0)) < 2.0**16):
+        # float32 values and both increments (integers below 2**16) in one
+        # key: one sort of plain integers, no argsort (ties in any order:
+        # the sums below are read at the ends of the runs of ties)
+        key = ((_key32(values.astype(np.float32) + np.float32(0)) << np.uint64(32))
+               | (up_units.astype(np.uint64) << np.uint64(16)) | down_units.astype(np.uint64))
+        key.sort(axis=1)
+        sv = _from_key32(key >> np.uint64(32)).astype(np.float64)
+        up_s = np.ldexp(((key >> np.uint64(16)) & np.uint64(0xFFFF)).astype(np.float64), e)
+        down_s = np.ldexp((key & np.uint64(0xFFFF)).astype(np.float64), e)
+    else:
+        order = np.argsort(values, axis=1)
+        sv = np.take_along_axis(values, order, axis=1)
+        up_s = np.take_along_axis(up, order, axis=1)
+        down_s = np.take_along_axis(down, order, axis=1)
     width = sv.shape[1]
     # sums over the entries strictly below each entry's value: the exclusive
     # prefix sums at the first entry of its run of ties; over the entries at
