@@ -241,8 +241,10 @@ def order(name: str, a: da.Array, q: Any = None, axis: Any = None, method: str =
     ``a``, lazily, without rechunking: an exact distributed selection
     (:mod:`nanops._dask_order`), bit for bit ``nanops.<name>`` of the
     computed array (its result dtype fixed in advance: NumPy's result dtype
-    for an all-NaN first slice is not followed).  Weights, complex medians
-    and bool input go to dask's own function; ``NotImplemented`` then.
+    for an all-NaN first slice is not followed).  Complex medians and bool
+    input go to dask's own function; ``NotImplemented`` then.  Weighted
+    quantiles (``nanops.nanquantile(a, q, weights=w, ...)``) are
+    :func:`_weighted`'s.
 
     >>> import numpy as np, dask.array as da
     >>> x = da.from_array(np.array([[1.0, np.nan, 3.0, 8.0], [4.0, 5.0, np.nan, 0.5]]), chunks=1)
@@ -306,36 +308,108 @@ def _weighted_block(name: str, q: Any, axes: tuple[int, ...], method: str, x: np
     return np.asarray(out)
 
 
+def _weighted_plan(name: str, a: da.Array, q: Any, method: str, result_dtype: np.dtype
+                   ) -> dict[str, Any] | None:
+    """What the weighted selection (:mod:`nanops._dask_weighted`) computes;
+    None for the calls it leaves to the rechunking path (a 2-d or empty
+    ``q``, bool input)."""
+    from . import _order
+    from ._args import Delegate
+
+    if a.dtype.kind not in "fiu":
+        return None
+    try:
+        qa = _order._q_array(q, name == "nanpercentile")
+    except Delegate:
+        return None
+    if qa.ndim > 1 or qa.size == 0:
+        return None
+    weak = type(q) in (int, float)
+    q_code = "f8" if weak else _order._Q_CODE[qa.dtype.kind, qa.dtype.itemsize]
+    columns, first, inverse = np.unique(qa.reshape(-1).astype(np.float64), return_index=True,
+                                        return_inverse=True)
+    # each distinct q as nanops will see it: the same type, so the same
+    # rounding of q and the same result dtype
+    items = [q] if weak else [np.asarray(q).reshape(-1)[i:i + 1] for i in first]
+    return {"name": name, "dtype": a.dtype, "method": method, "q": q, "q_items": items,
+            "q_columns": [float(v) for v in columns],
+            "column_of_q": [int(v) for v in inverse.reshape(-1)], "n_q": int(qa.size),
+            "q_code": "f8" if q_code == "int" else q_code, "q_shape": qa.shape,
+            "result_dtype": np.dtype(result_dtype)}
+
+
 def _weighted(name: str, a: da.Array, weights: Any, q: Any = None, axis: Any = None,
               method: str = "linear", keepdims: Any = False, overwrite_input: Any = False
               ) -> Any:
-    """Weighted ``nanquantile``/``nanpercentile``: an exact fallback that
-    rechunks the reduced axes into one chunk and runs nanops on each block
-    (the selection needs cumulative weights, which it does not carry yet)."""
+    """Weighted ``nanquantile``/``nanpercentile`` (``inverted_cdf``,
+    ``averaged_inverted_cdf``) of the dask array ``a``, lazily and without
+    rechunking: an exact distributed selection carrying cumulative weights
+    (:mod:`nanops._dask_weighted`), bit for bit ``nanops.<name>`` of the
+    computed array.  ``weights`` (NumPy or dask) have ``a``'s shape, or the
+    shape of the reduced axes (``axis`` in the caller's order), as nanops
+    takes them; dask weights chunked otherwise than ``a`` are rechunked to
+    ``a``'s chunks (an alignment, not a join of the reduced axes).
+
+    Outputs whose positive weights are all multiples of one ``2**e`` with a
+    total below ``2**(53 + e)`` (integer weights below 2**53, dyadic
+    fractions such as ``k / 8``) move only their brackets' values; the
+    others (e.g. random float weights) are gathered whole, lane by lane,
+    into the task that finishes their block of outputs, as a sequential sum
+    of rounded weights needs every earlier weight.
+
+    Errors: ``q``, ``method`` and the weights' shape at call time, as nanops
+    raises them; negative weights, NaN or infinite weights of non-NaN
+    values and all-zero weights of an output raise nanops' ``ValueError``
+    at compute time (the data are lazy).  The result dtype is fixed in
+    advance (NumPy's for an all-NaN first slice is not followed); int64
+    values beyond 2**53 are compared with the brackets as float64 (nanops
+    hands such arrays to NumPy); the ``All-NaN slice`` warning comes once
+    per group of outputs, from the worker; a 2-d or empty ``q``, bool
+    input and ``axis=()`` take an exact fallback that rechunks the reduced
+    axes into one chunk and runs nanops per block."""
     import nanops
+
+    from . import _dask_weighted
 
     if name == "nanmedian" or q is None or not isinstance(method, str):
         return NotImplemented
-    w_lane = np.asanyarray(weights) if not isinstance(weights, da.Array) else None
-    sample = np.zeros((1,) * a.ndim, a.dtype)
+    if isinstance(q, da.Array):
+        return NotImplemented
+    w_shape = tuple(np.shape(weights) if not isinstance(weights, da.Array) else weights.shape)
+    if not isinstance(weights, da.Array):
+        weights = np.asanyarray(weights)
+    if weights.dtype.kind not in "biuf":
+        return NotImplemented  # nanops hands those to NumPy
     axes = tuple(range(a.ndim)) if axis is None else tuple(sorted(
         normalize_axis_tuple(axis, a.ndim)))
-    w_shape = weights.shape if w_lane is None else w_lane.shape
-    if tuple(w_shape) != a.shape:
+    if w_shape != a.shape:
         if axis is None:
             raise TypeError("Axis must be specified when shapes of a and weights differ.")
-        want = tuple(a.shape[i] for i in normalize_axis_tuple(axis, a.ndim))
-        if tuple(w_shape) != want or len(want) != 1:
+        given = normalize_axis_tuple(axis, a.ndim)
+        if w_shape != tuple(a.shape[i] for i in given):
             raise ValueError("Shape of weights must be consistent with shape of a along "
                              "specified axis.")
-        shape = tuple(n if i in axes else 1 for i, n in enumerate(a.shape))
-        weights = da.broadcast_to(da.asarray(weights).reshape(shape), a.shape)
+        # the broadcast form: the reduced axes in order, length 1 along the others
+        weights = weights.transpose(tuple(int(i) for i in np.argsort(given))).reshape(
+            tuple(n if i in axes else 1 for i, n in enumerate(a.shape)))
+    sample = np.zeros((1,) * a.ndim, a.dtype)
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         # nanops' (NumPy's) errors for q and method, and the result dtype
         warnings.simplefilter("ignore", RuntimeWarning)
         probe = getattr(nanops, name)(sample, q, axis=axis, method=method,
                                       weights=np.ones(sample.shape))
-    w = da.asarray(weights).astype(np.float64)
+    kd = False if keepdims is np._NoValue else bool(keepdims)
+    plan = _weighted_plan(name, a, q, method, np.asarray(probe).dtype)
+    if plan is not None and a.size and a.ndim and axes:
+        chunks = tuple(a.chunks[i] if weights.shape[i] == a.shape[i] else (1,)
+                       for i in range(a.ndim))
+        if isinstance(weights, da.Array):
+            w = weights if weights.chunks == chunks else weights.rechunk(chunks)
+        else:
+            w = da.from_array(weights, chunks=chunks)
+        return _dask_weighted.weighted_graph(a, w, axes, kd, plan)
+    # the exact fallback: the reduced axes in one chunk, nanops per block
+    w = da.broadcast_to(da.asarray(weights), a.shape).astype(np.float64)
     whole = {i: -1 for i in axes}
     x = a.rechunk(whole)
     w = w.rechunk(x.chunks)
@@ -345,7 +419,7 @@ def _weighted(name: str, a: da.Array, weights: Any, q: Any = None, axis: Any = N
                         chunks=tuple((n,) for n in np.shape(np.asarray(q)))
                         + tuple((1,) if i in axes else x.chunks[i] for i in range(a.ndim)),
                         new_axis=list(range(q_ndim)) if q_ndim else None)
-    if not keepdims:
+    if not kd:
         out = out.squeeze(axis=tuple(q_ndim + i for i in axes))
     return out
 
@@ -356,14 +430,20 @@ def nanmedian(a: da.Array, axis: Any = None, keepdims: bool = False) -> Any:
 
 
 def nanquantile(a: da.Array, q: Any, axis: Any = None, method: str = "linear",
-                keepdims: bool = False) -> Any:
-    """:func:`nanops.nanquantile` of a dask array, lazily (see :func:`order`)."""
+                keepdims: bool = False, *, weights: Any = None) -> Any:
+    """:func:`nanops.nanquantile` of a dask array, lazily (see :func:`order`;
+    with ``weights``, :func:`_weighted`)."""
+    if weights is not None:
+        return _weighted("nanquantile", a, weights, q, axis, method, keepdims)
     return order("nanquantile", a, q, axis, method, keepdims)
 
 
 def nanpercentile(a: da.Array, q: Any, axis: Any = None, method: str = "linear",
-                  keepdims: bool = False) -> Any:
-    """:func:`nanops.nanpercentile` of a dask array, lazily (see :func:`order`)."""
+                  keepdims: bool = False, *, weights: Any = None) -> Any:
+    """:func:`nanops.nanpercentile` of a dask array, lazily (see :func:`order`;
+    with ``weights``, :func:`_weighted`)."""
+    if weights is not None:
+        return _weighted("nanpercentile", a, weights, q, axis, method, keepdims)
     return order("nanpercentile", a, q, axis, method, keepdims)
 
 

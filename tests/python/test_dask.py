@@ -505,26 +505,34 @@ def test_dask_quantile_on_a_local_cluster_survives_a_killed_worker(
     np.testing.assert_array_equal(got, _call(nanops.nanmedian, values))
 
 
-def test_weighted_dask_quantiles_rechunk_and_equal_nanops() -> None:
+def test_weighted_dask_quantiles_on_a_local_cluster(cluster_client: Any) -> None:
+    # the selection with weights (tests/python/test_dask_weighted.py) across
+    # worker processes: integer weights (brackets) and float weights (gathered)
     rng = np.random.default_rng(17)
     values = _order_values(rng, (6, 11, 4), "f8", "nan")
-    weights = rng.random(values.shape)
     x = da.from_array(values, chunks=(2, 3, 4))
-    for method in ("inverted_cdf", "averaged_inverted_cdf"):
-        for q, axis, kd in (([0.2, 0.5], 1, False), (0.3, (0, 2), True), (0.7, None, False)):
-            got = _call(nanops.nanquantile(x, q, axis=axis, method=method, keepdims=kd,
-                                           weights=weights).compute)
-            want = _call(nanops.nanquantile, values, q, axis=axis, method=method,
-                         keepdims=kd, weights=weights)
+    for weights in (rng.integers(0, 5, values.shape), rng.random(values.shape)):
+        for method in ("inverted_cdf", "averaged_inverted_cdf"):
+            for q, axis, kd in (([0.2, 0.5], 1, False), (0.3, (0, 2), True),
+                                (0.7, None, False)):
+                lazy = nanops.nanquantile(x, q, axis=axis, method=method, keepdims=kd,
+                                          weights=weights)
+                assert not any("rechunk" in str(layer) for layer in lazy.dask.layers)
+                got = _call(cluster_client.compute(lazy).result, timeout=120)
+                want = _call(nanops.nanquantile, values, q, axis=axis, method=method,
+                             keepdims=kd, weights=weights)
+                np.testing.assert_array_equal(got, want)
+            lane = weights[0, :, 0]
+            got = _call(cluster_client.compute(nanops.nanpercentile(
+                x, [30, 60], axis=1, method=method, weights=lane)).result, timeout=120)
+            want = _call(nanops.nanpercentile, values, [30, 60], axis=1, method=method,
+                         weights=lane)
             np.testing.assert_array_equal(got, want)
-        lane = rng.random(11)
-        got = _call(nanops.nanpercentile(x, [30, 60], axis=1, method=method,
-                                         weights=lane).compute)
-        want = _call(nanops.nanpercentile, values, [30, 60], axis=1, method=method,
-                     weights=lane)
-        np.testing.assert_array_equal(got, want)
     with pytest.raises(ValueError, match="weights"):
         nanops.nanquantile(x, 0.5, axis=1, weights=np.ones(11))
+    with pytest.raises(ValueError, match="non-negative"):
+        _call(cluster_client.compute(nanops.nanquantile(
+            x, 0.5, axis=1, method="inverted_cdf", weights=-np.ones(11))).result, timeout=120)
 
 
 # --- group-by on dask: flox's map-reduce with nanops' kernels ---------------
