@@ -725,10 +725,17 @@ def group(name: str, values: da.Array, labels: Any, *, axis: Any = None,
 
     fname = GROUP_NAMES[name]
     natural = nanops_flox.AGGREGATIONS[fname][2]
+    typed: dict[str, Any] = {}
+    if fname in ("nansum", "nanprod"):
+        # in nanops' result dtype: a Python float fill value would make flox
+        # carry integer sums and products in float64 (and cast the
+        # overflowed ones back to INT64_MIN), where nanops wraps as NumPy does
+        natural = probe.dtype.type(natural)
+        typed["dtype"] = probe.dtype
     result = flox.groupby_reduce(
         moved, by, func=nanops_flox.aggregation(fname), expected_groups=np.arange(n),
         axis=tuple(range(values.ndim - k, values.ndim)), engine="numpy", method="map-reduce",
-        fill_value=natural, finalize_kwargs={"ddof": float(ddof)} if extra else None,
+        fill_value=natural, finalize_kwargs={"ddof": float(ddof)} if extra else None, **typed,
     )[0]
     return result.astype(probe.dtype, copy=False)
 

@@ -587,6 +587,23 @@ def test_dask_group_by_equals_nanops_on_the_computed_array(data: st.DataObject) 
 
 
 @needs_flox
+@pytest.mark.parametrize("name", ["group_nanprod", "group_nansum"])
+def test_dask_integer_group_products_and_sums_wrap_as_nanops(name: str) -> None:
+    # products of 42 integers up to ~30 overflow int64: nanops (as NumPy)
+    # wraps; flox carried them in float64 when given a float fill value
+    rng = np.random.default_rng(1)
+    values = (np.abs(rng.standard_normal((6, 7, 7)) * 10)).astype("i4") + 1
+    if name == "group_nansum":
+        values = values.astype("i8") * (2**58)  # sums wrap too
+    labels = np.zeros((6, 7), int)
+    want = getattr(nanops, name)(values, labels, axis=(0, 2))
+    x = da.from_array(values, chunks=(2, 7, 3))
+    got = getattr(nanops, name)(x, labels, axis=(0, 2)).compute(scheduler="sync")
+    assert got.dtype == want.dtype == np.int64
+    np.testing.assert_array_equal(got, want)
+
+
+@needs_flox
 def test_dask_group_by_runs_nanops_kernels_on_each_block(monkeypatch: Any) -> None:
     calls = []
     original = nanops.group_nansum
