@@ -67,7 +67,8 @@ from typing import Any, Final
 
 import numpy as np
 
-from ._dask_order import _ROWS_PER_GROUP, _assemble, _from_key32, _key32, grid_size
+from ._dask_order import _ROWS_PER_GROUP, _assemble, grid_size
+
 
 __all__ = ["weighted_graph"]
 
@@ -88,6 +89,20 @@ MSG_BAD: Final = "Weights included NaN, inf or were all zero."
 
 
 # --- per chunk -----------------------------------------------------------
+
+
+
+def _key32(values: np.ndarray) -> np.ndarray:
+    """An unsigned key ordering float32 ``values`` as ``<`` does (-0.0 just
+    below +0.0; a positive NaN above +inf), as uint64."""
+    bits = np.ascontiguousarray(values, np.float32).view(np.uint32)
+    return np.where(bits >> 31 == 1, ~bits, bits | np.uint32(0x80000000)).astype(np.uint64)
+
+
+def _from_key32(key: np.ndarray) -> np.ndarray:
+    """The float32 values of :func:`_key32` keys (the low 32 bits of ``key``)."""
+    bits = (key & np.uint64(0xFFFFFFFF)).astype(np.uint32)
+    return np.where(bits >> 31 == 1, bits ^ np.uint32(0x80000000), ~bits).view(np.float32)
 
 
 def _lanes(x: np.ndarray, axes: tuple[int, ...]) -> np.ndarray:
