@@ -7,19 +7,21 @@ reduced axes are that block's *chunk set*, and four kinds of task run:
 
 1. ``stats`` (per chunk): the non-NaN count of each output and a small
    grid of the chunk's order statistics (``k + 1`` values at known ranks,
-   read from one sort of the chunk's lanes);
+   selected by ``nanops.nanquantile(method="lower")``);
 2. ``brackets`` (per block): the total count ``n`` of each output, the ranks
    the statistic reads of ``n`` values (``_nanops.order_ranks``: nanops'
    own plan), and for each rank a bracket ``[lo, hi]`` that is *guaranteed*
    to hold it: from the grids, at most ``r`` values lie below ``lo`` and at
    least ``r + 1`` at or below ``hi`` (bounds from exact ranks, not
    estimates, so no bracket ever misses and no second pass is needed);
-   neighbouring ranks share one bracket;
+   neighbouring ranks share one bracket (``_nanops.grid_brackets``);
 3. ``select`` (per chunk, after all brackets): per output and bracket, the
    numbers of values below ``lo``, equal to ``lo`` and equal to ``hi``, and
-   the values strictly inside (ties cost a count, not a copy);
+   the values strictly inside (ties cost a count, not a copy;
+   ``_nanops.bracket_select``, one pass);
 4. ``finish`` (per block): the order statistics at the ranks from those
-   counts and values, then the result from them by
+   counts and values (sorted output by output: ``_nanops.group_by_owner``),
+   then the result from them by
    ``_nanops.order_of_ranks``, the very arithmetic ``nanops.nanquantile`` /
    ``nanops.nanmedian`` use on a whole lane: bit for bit the same result.
 
@@ -57,30 +59,25 @@ def _as_float(x: np.ndarray) -> np.ndarray:
     return x if x.dtype.kind == "f" else x.astype(np.float64)
 
 
-def _grid_ranks(counts: np.ndarray, k: int) -> np.ndarray:
-    """The ranks of the grid (those ``nanquantile(method="lower")`` picks
-    for ``q = i / k``: ``floor((c - 1) · q)`` in float64), ``(outputs, k + 1)``."""
-    q = np.arange(k + 1) / k
-    c1 = np.maximum(counts - 1, 0).astype(np.float64)
-    return np.floor(c1[:, None] * q[None, :]).astype(np.int64)
-
-
 def _stats(x: np.ndarray, axes: tuple[int, ...], k: int, groups: list[slice]
            ) -> list[tuple[np.ndarray, np.ndarray]]:
     """Per output of the chunk (kept axes in C order): the non-NaN count and
-    the values at the grid ranks (:func:`_grid_ranks`; NaN for an output
-    without values), ``(outputs, k + 1)``; split into the groups of outputs.
-    The lanes are sorted once (NaN last) and the grid read at its ranks:
-    cheaper than selecting ``k + 1`` ranks per lane."""
+    the values at the grid ranks (``floor((c - 1) · i / k)`` for ``i`` in
+    ``0..=k``, as ``nanops::chunked::grid_ranks``; NaN for an output without
+    values), ``(outputs, k + 1)``; split into the groups of outputs."""
+    import nanops
+
     xf = _as_float(x)
     counts = np.asarray(_nanops.nancount(xf, axes), np.int64).reshape(-1)
     if xf.size == 0:
         grid = np.full((counts.size, k + 1), np.nan, xf.dtype)
     else:
-        lane = math.prod(x.shape[i] for i in axes)
-        lanes = np.moveaxis(xf, axes, tuple(range(len(axes)))).reshape(lane, counts.size)
-        ordered = np.sort(lanes, axis=0)  # NaN last: rank r of a lane is row r
-        grid = np.take_along_axis(ordered, _grid_ranks(counts, k).T, axis=0).T
+        # nanops' own selection of the grid ranks (method "lower" reads rank
+        # floor((c - 1) · q), the ranks `_nanops.grid_brackets` assumes)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # outputs without values
+            grid = nanops.nanquantile(xf, np.arange(k + 1) / k, axis=axes, method="lower")
+        grid = np.ascontiguousarray(np.asarray(grid, xf.dtype).reshape(k + 1, -1).T)
         grid[counts == 0] = np.nan  # one NaN (a NaN in the data may carry a sign)
     return [(counts[g], np.ascontiguousarray(grid[g])) for g in groups]
 
@@ -105,12 +102,12 @@ def _select(x: np.ndarray, axes: tuple[int, ...], groups: list[dict[str, Any]]
     # in the narrowest type that holds a lane's length; owners as int32.
     cols = [b for b in range(lo.shape[1]) if active[:, b].any()]
     count_dtype = np.uint16 if lane < 1 << 16 else np.int64
-    below, at_lo, at_hi, inside, owner = _nanops.bracket_select(lanes, lo, hi, cols)
-    below, at_lo, at_hi = (c.astype(count_dtype) for c in (below, at_lo, at_hi))
+    below64, at_lo64, at_hi64, inside, owner = _nanops.bracket_select(lanes, lo, hi, cols)
+    below, at_lo, at_hi = (c.astype(count_dtype) for c in (below64, at_lo64, at_hi64))
     out, start = [], 0
     for g in groups:
         stop = start + g["lo"].shape[0]
-        # each column's owners ascend (the kernel reads output by output)
+        # each column's owners ascend (the kernel sorts them)
         cut = [np.searchsorted(o, [start, stop]) for o in owner]
         out.append({"cols": cols, "below": below[start:stop], "at_lo": at_lo[start:stop],
                     "at_hi": at_hi[start:stop],

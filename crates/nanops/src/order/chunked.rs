@@ -197,9 +197,9 @@ pub struct BracketSelection<T> {
 /// per column, NaN skipped) against the brackets `lo`/`hi` (`(lanes,
 /// brackets)`, NaN for none) in the bracket columns `columns`: per lane and
 /// column the counts of values below `lo`, equal to `lo` and equal to `hi`
-/// (when `hi > lo`), and the values strictly between, with their lanes.
-/// Ties cost a count, not a copy. A column outside `lo`'s columns, or lanes
-/// beyond `i32::MAX`, panic (an engine's own inputs).
+/// (when `hi > lo`), and the values strictly between, with their lanes
+/// (ascending). Ties cost a count, not a copy. A column outside `lo`'s
+/// columns, or lanes beyond `i32::MAX`, panic (an engine's own inputs).
 ///
 /// ```
 /// use nanops::chunked::bracket_select;
@@ -219,35 +219,68 @@ pub fn bracket_select<T: SelectFloat>(
     hi: ArrayView2<'_, f64>,
     columns: &[usize],
 ) -> BracketSelection<T> {
-    let n_lanes = lanes.ncols();
+    // Lanes a block at a time, the chunk read row by row (its own layout when
+    // the lanes are its columns): the block's bounds and counts stay in L1.
+    const BLOCK: usize = 256;
+    let (len, n_lanes) = lanes.dim();
     let cols = columns.len();
     let mut below = Array2::zeros((n_lanes, cols));
     let mut at_lo = Array2::zeros((n_lanes, cols));
     let mut at_hi = Array2::zeros((n_lanes, cols));
     let mut inside = vec![Vec::new(); cols];
     let mut owner = vec![Vec::new(); cols];
-    for (j, lane) in lanes.columns().into_iter().enumerate() {
-        let owner_j = i32::try_from(j).expect("at most i32::MAX lanes per chunk");
+    let mut lo_t = [T::NAN; BLOCK];
+    let mut hi_t = [T::NAN; BLOCK];
+    let mut hi_eq = [T::NAN; BLOCK];
+    let mut counts = [[0i64; 3]; BLOCK];
+    let mut pending: Vec<(u32, T)> = Vec::new();
+    let mut row_buf: Vec<T> = Vec::with_capacity(BLOCK);
+    for start in (0..n_lanes).step_by(BLOCK) {
+        let end = (start + BLOCK).min(n_lanes);
+        let w = end - start;
         for (c, &b) in columns.iter().enumerate() {
-            let (l, h) = (lo[[j, b]], hi[[j, b]]);
-            if l.is_nan() {
-                continue;
+            for jj in 0..w {
+                let (l, h) = (lo[[start + jj, b]], hi[[start + jj, b]]);
+                lo_t[jj] = T::from_f64_nearest(l);
+                hi_t[jj] = T::from_f64_nearest(h);
+                // NaN unless hi > lo (NaN bounds: no bracket, nothing counted)
+                hi_eq[jj] = if h > l { hi_t[jj] } else { T::NAN };
+                counts[jj] = [0; 3];
             }
-            let (l, h) = (T::from_f64_nearest(l), T::from_f64_nearest(h));
-            let count_hi = h > l;
-            let (mut n_below, mut n_lo, mut n_hi) = (0i64, 0i64, 0i64);
-            for &x in lane.iter() {
-                n_below += i64::from(x < l);
-                n_lo += i64::from(x == l);
-                n_hi += i64::from(count_hi && x == h);
-                if x > l && x < h {
-                    inside[c].push(x);
-                    owner[c].push(owner_j);
+            pending.clear();
+            for r in 0..len {
+                let row = lanes.slice(ndarray::s![r, start..end]);
+                let row: &[T] = match row.to_slice() {
+                    Some(s) => s,
+                    None => {
+                        row_buf.clear();
+                        row_buf.extend(row.iter().copied());
+                        &row_buf
+                    }
+                };
+                for (jj, &x) in row.iter().enumerate() {
+                    let n = &mut counts[jj];
+                    n[0] += i64::from(x < lo_t[jj]);
+                    n[1] += i64::from(x == lo_t[jj]);
+                    n[2] += i64::from(x == hi_eq[jj]);
+                    if x > lo_t[jj] && x < hi_t[jj] {
+                        pending.push((jj as u32, x));
+                    }
                 }
             }
-            below[[j, c]] = n_below;
-            at_lo[[j, c]] = n_lo;
-            at_hi[[j, c]] = n_hi;
+            // the kept values by lane (owners ascend over the whole chunk)
+            pending.sort_by_key(|p| p.0);
+            for &(jj, x) in &pending {
+                inside[c].push(x);
+                owner[c].push(
+                    i32::try_from(start + jj as usize).expect("at most i32::MAX lanes per chunk"),
+                );
+            }
+            for jj in 0..w {
+                below[[start + jj, c]] = counts[jj][0];
+                at_lo[[start + jj, c]] = counts[jj][1];
+                at_hi[[start + jj, c]] = counts[jj][2];
+            }
         }
     }
     BracketSelection {
@@ -385,13 +418,13 @@ mod tests {
     #[test]
     fn selection_counts_match_a_direct_count() {
         let mut seed = 3u64;
-        let (len, n_lanes) = (9, 5);
+        let (len, n_lanes) = (9, 300); // more lanes than a block
         let lanes = Array2::from_shape_fn((len, n_lanes), |_| match lcg(&mut seed) % 7 {
             0 => f32::NAN,
             v => v as f32,
         });
         let lo = Array2::from_shape_fn((n_lanes, 2), |(j, b)| {
-            if j == 4 {
+            if j % 7 == 4 {
                 f64::NAN
             } else {
                 (1 + (j + b) % 3) as f64
@@ -399,6 +432,10 @@ mod tests {
         });
         let hi = Array2::from_shape_fn((n_lanes, 2), |(j, b)| (3 + (j * b) % 3) as f64);
         let s = bracket_select(lanes.view(), lo.view(), hi.view(), &[1]);
+        assert!(s.owner[0].windows(2).all(|p| p[0] <= p[1]), "owners ascend");
+        // a transposed (strided) view reads the same
+        let t = lanes.t().to_owned();
+        assert_eq!(bracket_select(t.t(), lo.view(), hi.view(), &[1]), s);
         for j in 0..n_lanes {
             let lane: Vec<f32> = lanes.column(j).to_vec();
             let (l, h) = (lo[[j, 1]] as f32, hi[[j, 1]] as f32);
