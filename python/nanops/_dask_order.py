@@ -218,6 +218,54 @@ def grid_size(max_lane: int, n_brackets: int) -> int:
     return int(min(max(math.isqrt(2 * max(max_lane, 1) * max(n_brackets, 1)), 4), 4096))
 
 
+class Blocks:
+    """The blocks of a dask array ``a`` reduced over ``axes``: which chunk
+    indices a block of outputs and a chunk along the reduced axes make, the
+    groups of outputs each bracket and finish task takes, and the result's
+    blocks (shared by the unweighted and the weighted selection)."""
+
+    def __init__(self, a: Any, axes: tuple[int, ...]) -> None:
+        self.a, self.axes = a, axes
+        self.kept = [i for i in range(a.ndim) if i not in axes]
+        self.kept_blocks = list(np.ndindex(*[a.numblocks[i] for i in self.kept]))
+        self.reduced_blocks = list(np.ndindex(*[a.numblocks[i] for i in axes]))
+
+    def full_index(self, kidx: tuple[int, ...], ridx: tuple[int, ...]) -> tuple[int, ...]:
+        """The chunk index of block ``kidx`` of outputs and chunk ``ridx`` along the axes."""
+        idx = [0] * self.a.ndim
+        for i, v in zip(self.kept, kidx):
+            idx[i] = v
+        for i, v in zip(self.axes, ridx):
+            idx[i] = v
+        return tuple(idx)
+
+    def row_groups(self, kidx: tuple[int, ...]) -> list[slice]:
+        """The outputs of block ``kidx`` in groups of at most ``_ROWS_PER_GROUP``."""
+        n_out = math.prod(self.a.chunks[i][v] for i, v in zip(self.kept, kidx))
+        step = max(1, -(-n_out // max(1, -(-n_out // _ROWS_PER_GROUP))))
+        return [slice(s, min(s + step, n_out)) for s in range(0, max(n_out, 1), step)]
+
+    def output(self, kidx: tuple[int, ...], keepdims: bool
+               ) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """The result block's index (without the ``q`` axes) and shape for block ``kidx``."""
+        a = self.a
+        if not keepdims:
+            return kidx, tuple(a.chunks[i][v] for i, v in zip(self.kept, kidx))
+        out_idx = self.full_index(kidx, (0,) * len(self.axes))
+        return out_idx, tuple(1 if i in self.axes else a.chunks[i][out_idx[i]]
+                              for i in range(a.ndim))
+
+    def result_chunks(self, keepdims: bool, q_shape: tuple[int, ...] | None
+                      ) -> tuple[tuple[int, ...], ...]:
+        """The result's chunks: the ``q`` axes first, then the kept axes."""
+        a = self.a
+        if keepdims:
+            chunks = tuple(((1,) if i in self.axes else a.chunks[i]) for i in range(a.ndim))
+        else:
+            chunks = tuple(a.chunks[i] for i in self.kept)
+        return tuple((n,) for n in (q_shape or ())) + chunks
+
+
 def quantile_graph(a: Any, axes: tuple[int, ...], keepdims: bool, plan: dict[str, Any]) -> Any:
     """The lazy statistic of ``plan`` of the dask array ``a`` over ``axes``
     (sorted, normalised): result shape ``q`` shape + kept shape (reduced
@@ -229,7 +277,6 @@ def quantile_graph(a: Any, axes: tuple[int, ...], keepdims: bool, plan: dict[str
     from dask.highlevelgraph import HighLevelGraph
 
     token = tokenize(a, axes, keepdims, sorted(plan.items(), key=str))
-    kept = [i for i in range(a.ndim) if i not in axes]
     max_lane = math.prod(max(a.chunks[i]) if a.chunks[i] else 0 for i in axes)
     n_brackets = 1 if plan["median"] else len(plan["q"])
     k = grid_size(max_lane, n_brackets)
@@ -238,21 +285,9 @@ def quantile_graph(a: Any, axes: tuple[int, ...], keepdims: bool, plan: dict[str
     brackets_name = f"nanops-order-brackets-{token}"
     barrier_name = f"nanops-order-barrier-{token}"
     layer1: dict[Any, Any] = {}
-    kept_blocks = list(np.ndindex(*[a.numblocks[i] for i in kept]))
-    reduced_blocks = list(np.ndindex(*[a.numblocks[i] for i in axes]))
-
-    def full_index(kidx: tuple[int, ...], ridx: tuple[int, ...]) -> tuple[int, ...]:
-        idx = [0] * a.ndim
-        for i, v in zip(kept, kidx):
-            idx[i] = v
-        for i, v in zip(axes, ridx):
-            idx[i] = v
-        return tuple(idx)
-
-    def row_groups(kidx: tuple[int, ...]) -> list[slice]:
-        n_out = math.prod(a.chunks[i][v] for i, v in zip(kept, kidx))
-        step = max(1, -(-n_out // max(1, -(-n_out // _ROWS_PER_GROUP))))
-        return [slice(s, min(s + step, n_out)) for s in range(0, max(n_out, 1), step)]
+    blocks = Blocks(a, axes)
+    kept_blocks, reduced_blocks = blocks.kept_blocks, blocks.reduced_blocks
+    full_index, row_groups = blocks.full_index, blocks.row_groups
 
     bracket_keys = []
     for kidx in kept_blocks:
@@ -288,21 +323,11 @@ def quantile_graph(a: Any, axes: tuple[int, ...], keepdims: bool, plan: dict[str
             layer2[(finish_name, *kidx, g)] = (
                 _finish, [(operator.getitem, key, g) for key in select_keys],
                 (brackets_name, *kidx, g), plan)
-        block_shape = tuple(a.chunks[i][v] for i, v in zip(kept, kidx))
-        if keepdims:
-            out_idx = full_index(kidx, (0,) * len(axes))
-            shape = tuple(1 if i in axes else a.chunks[i][out_idx[i]] for i in range(a.ndim))
-        else:
-            out_idx, shape = kidx, block_shape
+        out_idx, shape = blocks.output(kidx, keepdims)
         layer2[(out_name, *lead, *out_idx)] = (
             _assemble, [(finish_name, *kidx, g) for g in range(len(groups))], plan, shape)
     graph2 = HighLevelGraph.from_collections(
         out_name, layer2, dependencies=[again, barrier])  # type: ignore[list-item]
-    if keepdims:
-        chunks = tuple(((1,) if i in axes else a.chunks[i]) for i in range(a.ndim))
-    else:
-        chunks = tuple(a.chunks[i] for i in kept)
-    if plan["q_shape"] is not None:
-        chunks = tuple((n,) for n in plan["q_shape"]) + chunks
+    chunks = blocks.result_chunks(keepdims, plan["q_shape"])
     meta = np.empty((0,) * len(chunks), plan["result_dtype"])
     return da.Array(graph2, out_name, chunks, meta=meta)

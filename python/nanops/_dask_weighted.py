@@ -67,7 +67,7 @@ from typing import Any, Final
 
 import numpy as np
 
-from ._dask_order import _ROWS_PER_GROUP, _assemble, grid_size
+from ._dask_order import Blocks, _assemble, grid_size
 
 
 __all__ = ["weighted_graph"]
@@ -526,7 +526,6 @@ def weighted_graph(a: Any, w: Any, axes: tuple[int, ...], keepdims: bool,
 
     plan = {**plan, "lane_len": math.prod(a.shape[i] for i in axes)}
     token = tokenize(a, w, axes, keepdims, sorted(plan.items(), key=str))
-    kept = [i for i in range(a.ndim) if i not in axes]
     max_lane = math.prod(max(a.chunks[i]) if a.chunks[i] else 0 for i in axes)
     k = grid_size(max_lane, len(plan["q_items"]))
     lane_shape = tuple(a.shape[i] for i in axes)
@@ -535,25 +534,13 @@ def weighted_graph(a: Any, w: Any, axes: tuple[int, ...], keepdims: bool,
     stats_name = f"nanops-wquantile-stats-{token}"
     brackets_name = f"nanops-wquantile-brackets-{token}"
     barrier_name = f"nanops-wquantile-check-{token}"
-    kept_blocks = list(np.ndindex(*[a.numblocks[i] for i in kept]))
-    reduced_blocks = list(np.ndindex(*[a.numblocks[i] for i in axes]))
-
-    def full_index(kidx: tuple[int, ...], ridx: tuple[int, ...]) -> tuple[int, ...]:
-        idx = [0] * a.ndim
-        for i, v in zip(kept, kidx):
-            idx[i] = v
-        for i, v in zip(axes, ridx):
-            idx[i] = v
-        return tuple(idx)
+    blocks = Blocks(a, axes)
+    kept_blocks, reduced_blocks = blocks.kept_blocks, blocks.reduced_blocks
+    full_index, row_groups = blocks.full_index, blocks.row_groups
 
     def w_key(name: str, idx: tuple[int, ...]) -> tuple[Any, ...]:
         return (name, *(v if w.numblocks[i] > 1 or w.shape[i] == a.shape[i] else 0
                         for i, v in enumerate(idx)))
-
-    def row_groups(kidx: tuple[int, ...]) -> list[slice]:
-        n_out = math.prod(a.chunks[i][v] for i, v in zip(kept, kidx))
-        step = max(1, -(-n_out // max(1, -(-n_out // _ROWS_PER_GROUP))))
-        return [slice(s, min(s + step, n_out)) for s in range(0, max(n_out, 1), step)]
 
     layer1: dict[Any, Any] = {}
     bracket_keys = []
@@ -594,20 +581,11 @@ def weighted_graph(a: Any, w: Any, axes: tuple[int, ...], keepdims: bool,
             layer2[(finish_name, *kidx, g)] = (
                 _finish, [(operator.getitem, key, g) for key in select_keys],
                 (brackets_name, *kidx, g), plan)
-        block_shape = tuple(a.chunks[i][v] for i, v in zip(kept, kidx))
-        if keepdims:
-            out_idx = full_index(kidx, (0,) * len(axes))
-            shape = tuple(1 if i in axes else a.chunks[i][out_idx[i]] for i in range(a.ndim))
-        else:
-            out_idx, shape = kidx, block_shape
+        out_idx, shape = blocks.output(kidx, keepdims)
         layer2[(out_name, *lead, *out_idx)] = (
             _assemble, [(finish_name, *kidx, g) for g in range(len(groups))], plan, shape)
     graph2 = HighLevelGraph.from_collections(
         out_name, layer2, dependencies=[again_a, again_w, barrier])  # type: ignore[list-item]
-    if keepdims:
-        chunks = tuple(((1,) if i in axes else a.chunks[i]) for i in range(a.ndim))
-    else:
-        chunks = tuple(a.chunks[i] for i in kept)
-    chunks = tuple((n,) for n in plan["q_shape"]) + chunks
+    chunks = blocks.result_chunks(keepdims, plan["q_shape"])
     meta = np.empty((0,) * len(chunks), plan["result_dtype"])
     return da.Array(graph2, out_name, chunks, meta=meta)
