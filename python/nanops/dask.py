@@ -27,6 +27,7 @@ array([2.5, 5. , 3. ])
 from __future__ import annotations
 
 import functools
+import math
 import warnings
 from typing import Any, Final
 
@@ -80,21 +81,69 @@ def _result_dtype(name: str, dtype: Any, kwargs: dict[str, Any]) -> np.dtype:
 
 
 def _chunk(name: str, x: np.ndarray, axis: tuple[int, ...], keepdims: bool = True,
-           **_: Any) -> np.ndarray:
-    return states.partial(name, x, axis)
+           computing_meta: bool = False, **_: Any) -> Any:
+    if computing_meta:  # dask asks for the chunks' array type: an empty state
+        return np.empty((0,) * np.ndim(x), states.state_dtype(name, x.dtype))
+    x = np.asarray(x)
+    return _narrow_counts(states.partial_fields(name, x, axis),
+                          math.prod(x.shape[i] for i in axis))
 
 
-def _combine(name: str, x: np.ndarray, axis: tuple[int, ...], keepdims: bool = True,
-             **_: Any) -> np.ndarray:
-    return states.merge(name, x, axis)
+def _narrow_counts(fields: dict[str, np.ndarray], most: int) -> dict[str, np.ndarray]:
+    """``fields`` with an integer count ``n`` held in the narrowest unsigned
+    type that holds ``most``: the tree moves and merges every chunk's state
+    of every output, and a count of a chunk's 43 steps needs one byte, not
+    the public state's eight (``nanmean`` over time: 9.2 → 5.2 MB a state)."""
+    n = fields.get("n")
+    if n is None or n.dtype.kind not in "iu":
+        return fields
+    for t in (np.uint8, np.uint16, np.uint32):
+        if most <= np.iinfo(t).max:
+            return {**fields, "n": n.astype(t)}
+    return fields
+
+
+def _wide_counts(fields: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """``fields`` with the count ``n`` back in int64, as finishing takes it."""
+    n = fields.get("n")
+    if n is None or n.dtype.kind != "u":
+        return fields
+    return {**fields, "n": n.astype(np.int64)}
+
+
+def _flatten(parts: Any) -> list[dict[str, np.ndarray]]:
+    """The states of one tree node: dask hands them as lists nested once per
+    reduced axis (or one state alone); all have the same shape."""
+    if isinstance(parts, dict):
+        return [parts]
+    return [leaf for part in parts for leaf in _flatten(part)]
+
+
+def _merged(name: str, parts: Any) -> dict[str, np.ndarray]:
+    """The node's states merged: each field stacked along a new leading axis
+    (contiguous), merged along it, the leading axis dropped."""
+    leaves = _flatten(parts)
+    if len(leaves) == 1:
+        return leaves[0]
+    stacked = {field: np.stack([leaf[field] for leaf in leaves]) for field in leaves[0]}
+    merged = {field: value[0] for field, value in states.merge_fields(name, stacked, (0,)).items()}
+    n = merged.get("n")
+    if n is not None and n.dtype.kind in "iu" and leaves[0]["n"].dtype.kind == "u":
+        merged = _narrow_counts(merged, int(n.max(initial=0)))
+    return merged
+
+
+def _combine(name: str, parts: Any, axis: tuple[int, ...], keepdims: bool = True,
+             **_: Any) -> dict[str, np.ndarray]:
+    return _merged(name, parts)
 
 
 def _aggregate(name: str, result_dtype: np.dtype, options: dict[str, Any],
-               integer_input: bool, x: np.ndarray, axis: tuple[int, ...],
+               integer_input: bool, parts: Any, axis: tuple[int, ...],
                keepdims: bool = False, **_: Any) -> Any:
-    merged = states.merge(name, x, axis)
-    value = np.asarray(states.finish(name, merged, axis=axis, keepdims=keepdims,
-                                     dtype=result_dtype, **options))
+    merged = _wide_counts(_merged(name, parts))
+    value = np.asarray(states.finish_fields(name, merged, axis=axis, keepdims=keepdims,
+                                            dtype=result_dtype, **options))
     if integer_input and name in _TAKES_DDOF:
         # nanops (as NumPy, which hands integers to ``np.var``) divides the
         # squared deviations by max(n - ddof, 0) for integer and bool input:
@@ -146,10 +195,12 @@ def reduce(name: str, a: da.Array, axis: Any = None, dtype: Any = None,
                                     a.dtype.kind in "biu"),
         axis=axes,
         keepdims=bool(keepdims),
-        # the chunks and the tree carry states; `meta` gives the result's dtype
+        # the chunks and the tree carry states (a dict of contiguous arrays
+        # per chunk, merged without concatenating); `meta` gives the
+        # result's dtype
         dtype=states.state_dtype(name, a.dtype),
         split_every=split_every,
-        concatenate=True,
+        concatenate=False,
         meta=np.empty((0,) * (a.ndim if keepdims else a.ndim - len(axes)), result_dtype),
         name=f"nanops-{name}",
     )

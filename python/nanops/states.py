@@ -48,13 +48,22 @@ array([1.  , 0.25])
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, Final
 
 import numpy as np
 from numpy.lib.array_utils import normalize_axis_tuple
 
-__all__ = ["NAMES", "partial", "merge", "finish", "state_dtype"]
+__all__ = [
+    "NAMES",
+    "partial",
+    "merge",
+    "finish",
+    "state_dtype",
+    "partial_fields",
+    "merge_fields",
+    "finish_fields",
+]
 
 #: The reductions that have partial states.
 NAMES: Final = (
@@ -129,39 +138,70 @@ def partial(name: str, a: Any, axis: Any = None) -> np.ndarray:
     array([(2, 3.)], dtype=[('n', '<i8'), ('sum', '<f8')])
     """
     a = np.asarray(a)
-    axes = _axes(axis, a.ndim)
-    out = np.empty(
-        tuple(1 if i in axes else n for i, n in enumerate(a.shape)), state_dtype(name, a.dtype)
-    )
-    if not _one_pass(name, a, axes, out):
+    return _pack(name, a.dtype, partial_fields(name, a, _axes(axis, a.ndim)))
+
+
+def partial_fields(name: str, a: np.ndarray, axes: tuple[int, ...]) -> dict[str, np.ndarray]:
+    """:func:`partial`'s fields as separate contiguous arrays (what the dask
+    tree carries: merged without reading a structured array's strided
+    fields); ``axes`` a tuple of normalised axes.
+
+    >>> partial_fields("nanmean", np.array([[1.0, np.nan], [2.0, 4.0]]), (0,))
+    {'n': array([[2, 1]]), 'sum': array([[3., 4.]])}
+    """
+    fields = _one_pass(name, a, axes)
+    if fields is None:
+        out = np.empty(
+            tuple(1 if i in axes else n for i, n in enumerate(a.shape)),
+            state_dtype(name, a.dtype),
+        )
         _by_calls(name, a, axes, out)
+        fields = _unpack(out)
+    return fields
+
+
+def _unpack(states: np.ndarray) -> dict[str, np.ndarray]:
+    """The fields of structured ``states`` (views)."""
+    return {field: states[field] for field in states.dtype.names or ()}
+
+
+def _pack(name: str, dtype: np.dtype, fields: Mapping[str, np.ndarray]) -> np.ndarray:
+    """``fields`` as one structured array of ``name``'s states for ``dtype``."""
+    sdtype = state_dtype(name, dtype)
+    shape = np.shape(next(iter(fields.values())))
+    out = np.empty(shape, sdtype)
+    for field in sdtype.names or ():
+        out[field] = fields[field]
     return out
 
 
-def _one_pass(name: str, a: np.ndarray, axes: tuple[int, ...], out: np.ndarray) -> bool:
-    """Fills ``out`` with the core's partial states of ``a`` in one pass;
-    False, leaving it, for input the primitives do not take (object or long
-    double dtypes, more than 32 dimensions) and complex input to
-    skewness/kurtosis (whose error :func:`_by_calls` raises)."""
+def _one_pass(name: str, a: np.ndarray, axes: tuple[int, ...]) -> dict[str, np.ndarray] | None:
+    """The core's partial states of ``a`` in one pass, a contiguous array per
+    field shaped as the result with ``keepdims=True``; None for input the
+    primitives do not take (object or long double dtypes, more than 32
+    dimensions) and complex input to skewness/kurtosis (whose error
+    :func:`_by_calls` raises)."""
     from . import _args
     from . import _nanops as core
 
     if name in ("nanskew", "nankurt") and a.dtype.kind == "c":
-        return False
+        return None
     try:
         x = _args.kernel_input(a)
     except _args.Delegate:
-        return False
+        return None
     if x.dtype == np.float16 and name not in ("nanmin", "nanmax"):
         # the float32 kernels accumulate in float64, as the fields hold it
         # (float16's own accumulate in float32, whose range a state's
         # product or sum of squares can leave where the result does not)
         x = x.astype(np.float32)
-    fields = core.partial_states(name, x, list(axes))
-    names = out.dtype.names or ()
-    for field, values in zip(names, fields, strict=True):
-        out[field] = values.reshape(out.shape)
-    return True
+    sdtype = state_dtype(name, a.dtype)
+    shape = tuple(1 if i in axes else n for i, n in enumerate(a.shape))
+    values = core.partial_states(name, x, list(axes))
+    return {
+        field: np.asarray(v, sdtype[field]).reshape(shape)
+        for field, v in zip(sdtype.names or (), values, strict=True)
+    }
 
 
 def _by_calls(name: str, a: np.ndarray, axes: tuple[int, ...], out: np.ndarray) -> None:
@@ -200,37 +240,72 @@ def merge(name: str, states: np.ndarray, axis: Any = None) -> np.ndarray:
     array([(7.,)], dtype=[('sum', '<f8')])
     """
     states = np.asarray(states)
-    axes = _axes(axis, states.ndim)
-    out = np.empty(
-        tuple(1 if i in axes else n for i, n in enumerate(states.shape)), states.dtype
-    )
+    state_dtype(name, np.float64)  # raises for an unknown name
+    merged = merge_fields(name, _unpack(states), _axes(axis, states.ndim))
+    out = np.empty(next(iter(merged.values())).shape, states.dtype)
+    for field, value in merged.items():
+        out[field] = value
+    return out
+
+
+def merge_fields(name: str, fields: Mapping[str, np.ndarray],
+                 axes: tuple[int, ...]) -> dict[str, np.ndarray]:
+    """:func:`merge` on states given as one array per field (all of one
+    shape), merged along ``axes`` (kept with length 1).
+
+    The sums of states are plain sums, not NaN-skipping ones: a state's
+    ``sum`` (or ``prod``, ``mean``, ``m2``) is NaN only where its piece's
+    values gave NaN (``inf - inf``, ``0 * inf``), and the whole must too.
+    Products are nanops' own (no overflow of a partial product), NaN where a
+    piece's was.  Only ``nanmin``/``nanmax`` skip NaN: it marks a piece
+    without values.
+
+    >>> pieces = [partial_fields("nansum", np.array(v), (0,)) for v in ([np.inf, -np.inf], [1.0])]
+    >>> stacked = {"sum": np.stack([p["sum"] for p in pieces])}
+    >>> merge_fields("nansum", stacked, (0,))  # inf - inf in a piece: NaN, as nanops gives
+    {'sum': array([[nan]])}
+    """
+    def total(x: np.ndarray) -> np.ndarray:
+        return np.sum(x, axis=axes, keepdims=True)
+
+    out: dict[str, np.ndarray] = {}
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore", RuntimeWarning)
         if name == "nansum":
-            out["sum"] = _nanops("nansum")(states["sum"], axes, keepdims=True)
+            out["sum"] = total(fields["sum"])
         elif name == "nanprod":
-            out["prod"] = _nanops("nanprod")(states["prod"], axes, keepdims=True)
+            # nanops' own product (exponents apart: no overflow on the way),
+            # NaN where a piece's product was NaN (0 × inf in it)
+            prod = fields["prod"]
+            out["prod"] = np.asarray(_nanops("nanprod")(prod, axes, keepdims=True))
+            if prod.dtype.kind in "fc":
+                bad = np.any(np.isnan(prod), axis=axes, keepdims=True)
+                if bad.any():
+                    nan = complex(np.nan, np.nan) if prod.dtype.kind == "c" else np.nan
+                    out["prod"] = np.where(bad, np.asarray(nan, prod.dtype), out["prod"])
         elif name == "nancount":
-            out["n"] = np.sum(states["n"], axis=axes, keepdims=True)
+            out["n"] = total(fields["n"])
         elif name == "nanmean":
-            out["n"] = np.sum(states["n"], axis=axes, keepdims=True)
-            out["sum"] = _nanops("nansum")(states["sum"], axes, keepdims=True)
+            out["n"] = total(fields["n"])
+            out["sum"] = total(fields["sum"])
         elif name in ("nanvar", "nanstd"):
-            n_i = states["n"]
-            n = np.sum(n_i, axis=axes, keepdims=True)
-            total = _nanops("nansum")(n_i * states["mean"], axes, keepdims=True)
-            mean = np.where(n > 0, total / np.maximum(n, 1), 0)
-            spread = n_i * np.abs(states["mean"] - mean) ** 2
+            n_i, mean_i = fields["n"], fields["mean"]
+            n = total(n_i)
+            mean = np.where(n > 0, total(n_i * mean_i) / np.maximum(n, 1), 0)
+            spread = n_i * np.abs(mean_i - mean) ** 2
             out["n"] = n
             out["mean"] = mean
-            out["m2"] = _nanops("nansum")(states["m2"] + spread, axes, keepdims=True)
+            out["m2"] = total(fields["m2"] + spread)
         elif name in ("nanskew", "nankurt"):
-            _higher_merge(states, axes, out)
+            out.update(_higher_merge(fields, axes))
         elif name in ("nanmin", "nanmax"):
-            if states.size == 0:
-                out["value"] = np.nan if states.dtype["value"].kind in "fc" else 0
+            value = fields["value"]
+            if value.size == 0:
+                shape = tuple(1 if i in axes else n for i, n in enumerate(value.shape))
+                out["value"] = np.full(shape, np.nan if value.dtype.kind in "fc" else 0,
+                                       value.dtype)
             else:
-                out["value"] = _nanops(name)(states["value"], axes, keepdims=True)
+                out["value"] = np.asarray(_nanops(name)(value, axes, keepdims=True))
         else:
             state_dtype(name, np.float64)  # raises for an unknown name
     return out
@@ -259,7 +334,29 @@ def finish(
     array([1., 3.])
     """
     states = np.asarray(states)
-    axes = _axes(axis, states.ndim)
+    return finish_fields(name, _unpack(states), axis=_axes(axis, states.ndim),
+                         keepdims=keepdims, dtype=dtype, ddof=ddof, bias=bias, fisher=fisher)
+
+
+def finish_fields(
+    name: str,
+    states: Mapping[str, np.ndarray],
+    *,
+    axis: tuple[int, ...],
+    keepdims: bool = True,
+    dtype: Any = None,
+    ddof: float = 0,
+    bias: bool = True,
+    fisher: bool = True,
+) -> Any:
+    """:func:`finish` on merged states given as one array per field;
+    ``axis`` is the tuple of merged axes.
+
+    >>> finish_fields("nanmean", {"n": np.array([2, 4]), "sum": np.array([3.0, 2.0])},
+    ...               axis=(), keepdims=False)
+    array([1.5, 0.5])
+    """
+    axes = axis
     with np.errstate(all="ignore"):
         if name in ("nansum", "nanprod"):
             value = states[name[3:]]
@@ -267,7 +364,16 @@ def finish(
             value = states["n"]
         elif name == "nanmean":
             n = states["n"]
-            value = states["sum"] / np.where(n > 0, n, np.nan)
+            count = np.where(n > 0, n, np.nan)
+            total = states["sum"]
+            if total.dtype.kind == "c":
+                # each part divided by the count, as nanops does (a complex
+                # division by count + 0j would make inf + 1j into inf + nanj)
+                value = np.empty(np.broadcast_shapes(total.shape, count.shape), total.dtype)
+                value.real = total.real / count
+                value.imag = total.imag / count
+            else:
+                value = total / count
             if np.any(n == 0):
                 warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=2)
         elif name in ("nanvar", "nanstd"):
@@ -314,14 +420,21 @@ def _higher_partial(a: np.ndarray, axes: tuple[int, ...], out: np.ndarray) -> No
     out["m4"] = _nanops("nansum")(d2 * d2, axes, keepdims=True)
 
 
-def _higher_merge(states: np.ndarray, axes: tuple[int, ...], out: np.ndarray) -> None:
-    """Folds ``states`` along ``axes`` into ``out`` (Pébay 2008, pairwise)."""
-    rest = [i for i in range(states.ndim) if i not in axes]
-    moved = np.moveaxis(states, list(axes), list(range(states.ndim - len(axes), states.ndim)))
-    flat: np.ndarray[Any, Any] = moved.reshape(moved.shape[: len(rest)] + (-1,))
-    n, mean, m2, m3, m4 = [np.zeros(flat.shape[:-1]) for _ in range(5)]
-    for j in range(flat.shape[-1]):
-        b = flat[..., j]
+def _higher_merge(fields: Mapping[str, np.ndarray],
+                  axes: tuple[int, ...]) -> dict[str, np.ndarray]:
+    """Folds the states ``fields`` along ``axes`` (Pébay 2008, pairwise)."""
+    ndim = np.ndim(fields["n"])
+    shape = tuple(1 if i in axes else n for i, n in enumerate(np.shape(fields["n"])))
+    rest = [i for i in range(ndim) if i not in axes]
+
+    def flat(x: np.ndarray) -> np.ndarray:
+        moved = np.moveaxis(x, list(axes), list(range(ndim - len(axes), ndim)))
+        return moved.reshape(moved.shape[: len(rest)] + (-1,))
+
+    st = {f: flat(fields[f]) for f in ("n", "mean", "m2", "m3", "m4")}
+    n, mean, m2, m3, m4 = [np.zeros(st["n"].shape[:-1]) for _ in range(5)]
+    for j in range(st["n"].shape[-1]):
+        b = {f: v[..., j] for f, v in st.items()}
         nb = b["n"]
         total = n + nb
         safe = np.where(total > 0, total, 1.0)
@@ -335,9 +448,9 @@ def _higher_merge(states: np.ndarray, axes: tuple[int, ...], out: np.ndarray) ->
         m2 = m2 + b["m2"] + delta**2 * na_nb / safe
         mean = np.where(total > 0, mean + delta * nb / safe, 0.0)
         n = total
-    # the kept dimensions are `rest` in their order: out's shape with 1s added
-    for field, value in zip(("n", "mean", "m2", "m3", "m4"), (n, mean, m2, m3, m4)):
-        out[field] = value.reshape(out.shape)
+    # the kept dimensions are `rest` in their order: the shape with 1s added
+    return {field: value.reshape(shape)
+            for field, value in zip(("n", "mean", "m2", "m3", "m4"), (n, mean, m2, m3, m4))}
 
 
 def _higher_finish(name: str, states: np.ndarray, bias: bool, fisher: bool,

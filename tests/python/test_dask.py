@@ -32,11 +32,15 @@ NAMES = states.NAMES
 DTYPES = ["f8", "f4", "f2", "c16", "c8", "i4", "u1", "?"]
 
 
-def _values(rng: np.random.Generator, shape: tuple[int, ...], dtype: str) -> np.ndarray:
+def _values(rng: np.random.Generator, shape: tuple[int, ...], dtype: str,
+            infs: bool = False) -> np.ndarray:
     x = rng.standard_normal(shape) * 10
     if dtype in ("i4", "u1", "?"):
         x = np.abs(x).astype(dtype)
         return x
+    if infs:  # inf and -inf, alone or meeting in one chunk (inf - inf is NaN)
+        x[rng.random(shape) < 0.1] = np.inf
+        x[rng.random(shape) < 0.1] = -np.inf
     if dtype.startswith("c"):
         y = x + 1j * rng.standard_normal(shape)
         y[rng.random(shape) < 0.1] = complex(np.nan, 1)  # NaN in the real part
@@ -68,7 +72,8 @@ def _tolerance(name: str, dtype: np.dtype, values: np.ndarray) -> tuple[float, f
         return 0.0, 64 * eps
     if name in ("nanskew", "nankurt"):  # dimensionless; M3, M4 merged in float64
         return 1e-9 + 64 * eps, 64 * eps
-    scale = float(np.nanmax(np.abs(values.astype(np.complex128)), initial=1.0))
+    magnitude = np.abs(values.astype(np.complex128))
+    scale = float(np.max(magnitude[np.isfinite(magnitude)], initial=1.0))
     return 8 * eps * scale, 8 * eps
 
 
@@ -87,7 +92,7 @@ def test_lazy_reductions_equal_nanops_on_the_computed_array(data: st.DataObject)
     dtype = data.draw(st.sampled_from(DTYPES), label="dtype")
     ndim = data.draw(st.integers(1, 3), label="ndim")
     shape = tuple(data.draw(st.lists(st.integers(1, 7), min_size=ndim, max_size=ndim)))
-    values = _values(rng, shape, dtype)
+    values = _values(rng, shape, dtype, infs=data.draw(st.booleans(), label="infs"))
     x = da.from_array(values, chunks=_chunks(data.draw, shape))
     axis = data.draw(st.one_of(
         st.none(), st.integers(-ndim, ndim - 1),
@@ -117,8 +122,49 @@ def test_lazy_reductions_equal_nanops_on_the_computed_array(data: st.DataObject)
     assert lazy.dtype == np.asarray(want).dtype == np.asarray(got).dtype
     assert np.shape(got) == np.shape(want)
     atol, rtol = _tolerance(name, values.dtype, values)
-    np.testing.assert_allclose(got, want, atol=atol, rtol=rtol, equal_nan=True)
     np.testing.assert_array_equal(np.isnan(got), np.isnan(want))  # NaN positions exactly
+    np.testing.assert_array_equal(np.isinf(got), np.isinf(want))  # and inf positions
+    finite = ~np.isnan(want)
+    # the parts apart: a complex result may be infinite in one part only
+    for part in (np.real, np.imag):
+        np.testing.assert_allclose(part(np.asarray(got)[finite]), part(np.asarray(want)[finite]),
+                                   atol=atol, rtol=rtol)
+
+
+def test_counts_beyond_one_and_two_bytes_stay_exact() -> None:
+    # the tree carries counts in the narrowest unsigned type and widens them
+    # as merged counts grow: a chunk of 300 steps (uint16), 70 000 in all
+    # (uint32), and ddof near the count (n - ddof computed in int64)
+    rng = np.random.default_rng(12)
+    values = rng.standard_normal((70_000, 2))
+    values[::7, 1] = np.nan
+    x = da.from_array(values, chunks=(300, 1))
+    assert np.array_equal(nanops.nancount(x, axis=0).compute(), [70_000, 60_000])
+    for name, kwargs in (("nanmean", {}), ("nanvar", {"ddof": 69_999}),
+                         ("nanstd", {"ddof": 60_001}), ("nanvar", {"ddof": 0})):
+        got = _call(getattr(nanops, name)(x, axis=0, **kwargs).compute)
+        want = _call(getattr(nanops, name), values, axis=0, **kwargs)
+        np.testing.assert_allclose(got, want, rtol=1e-12, equal_nan=True)
+        np.testing.assert_array_equal(np.isnan(got), np.isnan(want))
+
+
+def test_inf_and_minus_inf_in_one_chunk_give_nan_as_nanops() -> None:
+    # a chunk's state is NaN where its values give NaN (inf - inf, 0 * inf);
+    # merging states must carry that NaN, not skip it as a missing value
+    for values, chunks in (([np.inf, -np.inf, 1.0, 2.0], 2), ([np.inf, 1.0, -np.inf, 2.0], 2),
+                           ([0.0, np.inf, 2.0, 3.0], 2)):
+        values = np.array(values)
+        x = da.from_array(values, chunks=chunks)
+        for name in NAMES:
+            want = _call(getattr(nanops, name), values)
+            got = _call(getattr(nanops, name)(x).compute)
+            np.testing.assert_array_equal(got, want, err_msg=f"{name}({values})")
+            pieces = np.concatenate([states.partial(name, values[:2]),
+                                     states.partial(name, values[2:])])
+            merged = states.merge(name, pieces)
+            got = _call(states.finish, name, merged, keepdims=False,
+                        dtype=np.asarray(want).dtype)
+            np.testing.assert_array_equal(got, want, err_msg=f"states {name}({values})")
 
 
 def test_float32_mean_of_many_chunks_is_exact_to_the_rounding() -> None:
@@ -552,7 +598,7 @@ def test_dask_group_by_equals_nanops_on_the_computed_array(data: st.DataObject) 
     dtype = data.draw(st.sampled_from(["f8", "f4", "i4"]), label="dtype")
     ndim = data.draw(st.integers(1, 3), label="ndim")
     shape = tuple(data.draw(st.lists(st.integers(1, 7), min_size=ndim, max_size=ndim)))
-    values = _values(rng, shape, dtype)
+    values = _values(rng, shape, dtype, infs=data.draw(st.booleans(), label="infs"))
     x = da.from_array(values, chunks=_chunks(data.draw, shape))
     axis = data.draw(st.one_of(
         st.none(), st.integers(-ndim, ndim - 1),
@@ -581,9 +627,12 @@ def test_dask_group_by_equals_nanops_on_the_computed_array(data: st.DataObject) 
     assert got.dtype == want.dtype and got.shape == want.shape
     atol, rtol = _tolerance(name[len("group_"):], values.dtype, values)
     if name in ("group_nanvar", "group_nanstd"):  # squared deviations: the scale squared
-        scale = float(np.nanmax(np.abs(values), initial=1.0))
+        finite = np.abs(values[np.isfinite(values)])
+        scale = float(np.max(finite, initial=1.0))
         atol, rtol = atol * scale, 64 * rtol
     np.testing.assert_allclose(got, want, atol=atol, rtol=rtol, equal_nan=True)
+    np.testing.assert_array_equal(np.isnan(got), np.isnan(want))  # NaN and inf exactly
+    np.testing.assert_array_equal(np.isinf(got), np.isinf(want))
 
 
 @needs_flox
@@ -643,3 +692,10 @@ def test_dask_group_by_on_a_local_cluster(cluster_client: Any) -> None:
         got = _call(cluster_client.compute(_call(getattr(nanops, name), x, labels,
                                                  axis=-1)).result)
         np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5, equal_nan=True)
+
+
+def test_the_module_examples_run() -> None:
+    import doctest
+
+    result = doctest.testmod(nanops_dask, optionflags=doctest.NORMALIZE_WHITESPACE)
+    assert result.attempted > 0 and result.failed == 0

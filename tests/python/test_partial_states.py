@@ -241,3 +241,10 @@ def test_read_only_and_large_inputs_take_the_one_pass(monkeypatch: pytest.Monkey
     np.testing.assert_array_equal(got["n"][0], np.sum(~np.isnan(x), axis=0))
     np.testing.assert_allclose(got["m2"][0] / got["n"][0],
                                np.nanvar(x.astype(np.float64), axis=0), rtol=1e-10)
+
+
+def test_the_module_examples_run() -> None:
+    import doctest
+
+    result = doctest.testmod(states, optionflags=doctest.NORMALIZE_WHITESPACE)
+    assert result.attempted > 0 and result.failed == 0
