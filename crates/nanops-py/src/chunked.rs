@@ -104,7 +104,7 @@ where
     )
 }
 
-/// One pass over a chunk's `lanes` (`(lane length, lanes)`, float64/32/16)
+/// One chunk's `lanes` (`(lane length, lanes)`, float64/32/16)
 /// against the brackets `lo`/`hi` (`(lanes, brackets)` float64, NaN for
 /// none) in the bracket columns `columns`: `(below, at_lo, at_hi, inside,
 /// owner)`, the counts `(lanes, len(columns))` int64 and per column the

@@ -193,12 +193,14 @@ pub struct BracketSelection<T> {
     pub owner: Vec<Vec<i32>>,
 }
 
-/// One pass over a chunk's lanes (`lanes`: `(lane length, lanes)`, a lane
-/// per column, NaN skipped) against the brackets `lo`/`hi` (`(lanes,
+/// One chunk's lanes (`lanes`: `(lane length, lanes)`, a lane per column,
+/// NaN skipped; read block by block of lanes, each block twice while in
+/// cache, or lane by lane where lanes are contiguous or few) against the brackets `lo`/`hi` (`(lanes,
 /// brackets)`, NaN for none) in the bracket columns `columns`: per lane and
 /// column the counts of values below `lo`, equal to `lo` and equal to `hi`
 /// (when `hi > lo`), and the values strictly between, with their lanes
-/// (ascending). Ties cost a count, not a copy. A column outside `lo`'s
+/// (ascending; a lane's values in lane order). Ties cost a count, not a
+/// copy. A column outside `lo`'s
 /// columns, or lanes beyond `i32::MAX`, panic (an engine's own inputs).
 ///
 /// ```
@@ -221,7 +223,13 @@ pub fn bracket_select<T: SelectFloat>(
 ) -> BracketSelection<T> {
     // Lanes a block at a time, the chunk read row by row (its own layout when
     // the lanes are its columns): the block's bounds and counts stay in L1.
-    const BLOCK: usize = 256;
+    // Per bracket column two passes over the block, neither with a branch on
+    // the data: the first counts (below, at `lo`, at `hi`, inside), the
+    // second writes every value into its lane's next slot and advances the
+    // slot only for a value inside, so the kept values land lane by lane in
+    // row order (one spare slot per lane takes the writes of a full lane).
+    // A branch on "inside" mispredicted about as often as values were kept,
+    // and sorting the kept values by lane cost as much again.
     let (len, n_lanes) = lanes.dim();
     let cols = columns.len();
     let mut below = Array2::zeros((n_lanes, cols));
@@ -229,57 +237,96 @@ pub fn bracket_select<T: SelectFloat>(
     let mut at_hi = Array2::zeros((n_lanes, cols));
     let mut inside = vec![Vec::new(); cols];
     let mut owner = vec![Vec::new(); cols];
-    let mut lo_t = [T::NAN; BLOCK];
-    let mut hi_t = [T::NAN; BLOCK];
-    let mut hi_eq = [T::NAN; BLOCK];
-    let mut counts = [[0i64; 3]; BLOCK];
-    let mut pending: Vec<(u32, T)> = Vec::new();
-    let mut row_buf: Vec<T> = Vec::with_capacity(BLOCK);
-    for start in (0..n_lanes).step_by(BLOCK) {
-        let end = (start + BLOCK).min(n_lanes);
-        let w = end - start;
-        for (c, &b) in columns.iter().enumerate() {
-            for jj in 0..w {
-                let (l, h) = (lo[[start + jj, b]], hi[[start + jj, b]]);
-                lo_t[jj] = T::from_f64_nearest(l);
-                hi_t[jj] = T::from_f64_nearest(h);
-                // NaN unless hi > lo (NaN bounds: no bracket, nothing counted)
-                hi_eq[jj] = if h > l { hi_t[jj] } else { T::NAN };
-                counts[jj] = [0; 3];
-            }
-            pending.clear();
-            for r in 0..len {
-                let row = lanes.slice(ndarray::s![r, start..end]);
-                let row: &[T] = match row.to_slice() {
-                    Some(s) => s,
-                    None => {
-                        row_buf.clear();
-                        row_buf.extend(row.iter().copied());
-                        &row_buf
-                    }
-                };
-                for (jj, &x) in row.iter().enumerate() {
-                    let n = &mut counts[jj];
-                    n[0] += i64::from(x < lo_t[jj]);
-                    n[1] += i64::from(x == lo_t[jj]);
-                    n[2] += i64::from(x == hi_eq[jj]);
-                    if x > lo_t[jj] && x < hi_t[jj] {
-                        pending.push((jj as u32, x));
+    if lanes_apart(&lanes) {
+        let mut buf: Vec<T> = Vec::new();
+        for j in 0..n_lanes {
+            let lane = lanes.column(j);
+            let xs: &[T] = match lane.to_slice() {
+                Some(xs) => xs,
+                None => {
+                    buf.clear();
+                    buf.extend(lane.iter().copied());
+                    &buf
+                }
+            };
+            // a block of the lane at a time, every column's two loops over
+            // it while it is in cache: the lane is read from memory once
+            let mut n = vec![[0usize; 4]; cols];
+            for part in xs.chunks(BLOCK_VALUES) {
+                for (c, &b) in columns.iter().enumerate() {
+                    let m = select_in_lane(part, lo[[j, b]], hi[[j, b]], &mut inside[c]);
+                    for (total, add) in n[c].iter_mut().zip(m) {
+                        *total += add;
                     }
                 }
             }
-            // the kept values by lane (owners ascend over the whole chunk)
-            pending.sort_by_key(|p| p.0);
-            for &(jj, x) in &pending {
-                inside[c].push(x);
-                owner[c].push(
-                    i32::try_from(start + jj as usize).expect("at most i32::MAX lanes per chunk"),
-                );
+            let lane_no = i32::try_from(j).expect("at most i32::MAX lanes per chunk");
+            for (c, n) in n.iter().enumerate() {
+                owner[c].extend(std::iter::repeat_n(lane_no, n[3]));
+                below[[j, c]] = n[0] as i64;
+                at_lo[[j, c]] = n[1] as i64;
+                at_hi[[j, c]] = n[2] as i64;
+            }
+        }
+        return BracketSelection {
+            below,
+            at_lo,
+            at_hi,
+            inside,
+            owner,
+        };
+    }
+    let mut bounds = BlockBounds::<T>::new();
+    let mut counts = BlockCounts::new();
+    let mut slot = [0usize; SELECT_BLOCK];
+    let mut scratch: Vec<T> = Vec::new();
+    let mut row_buf: Vec<T> = Vec::with_capacity(SELECT_BLOCK);
+    for start in (0..n_lanes).step_by(SELECT_BLOCK) {
+        let end = (start + SELECT_BLOCK).min(n_lanes);
+        let w = end - start;
+        for (c, &b) in columns.iter().enumerate() {
+            bounds.set(
+                lo.slice(ndarray::s![start..end, b]),
+                hi.slice(ndarray::s![start..end, b]),
+            );
+            counts.clear(w);
+            for r0 in (0..len).step_by(ROWS_PER_COUNT) {
+                for r in r0..(r0 + ROWS_PER_COUNT).min(len) {
+                    counts.add_row(&bounds, block_row(&lanes, r, start, end, &mut row_buf));
+                }
+                counts.flush(w);
+            }
+            let kept: usize = counts.total[3][..w].iter().map(|&n| n as usize).sum();
+            if kept > 0 {
+                let mut next = 0usize;
+                for (s, &n) in slot[..w].iter_mut().zip(&counts.total[3][..w]) {
+                    *s = next;
+                    next += n as usize + 1;
+                }
+                scratch.clear();
+                scratch.resize(next, T::NAN);
+                for r in 0..len {
+                    let row = block_row(&lanes, r, start, end, &mut row_buf);
+                    let (l, h) = (&bounds.lo[..w], &bounds.hi[..w]);
+                    for (jj, &x) in row.iter().enumerate() {
+                        let keep = (x > l[jj]) & (x < h[jj]); // `&`, not `&&`: no branch
+                        scratch[slot[jj]] = x;
+                        slot[jj] += usize::from(keep);
+                    }
+                }
+                let mut from = 0usize;
+                for (jj, &n) in counts.total[3][..w].iter().enumerate() {
+                    let n = n as usize;
+                    let lane = i32::try_from(start + jj).expect("at most i32::MAX lanes per chunk");
+                    inside[c].extend_from_slice(&scratch[from..from + n]);
+                    owner[c].extend(std::iter::repeat_n(lane, n));
+                    from += n + 1;
+                }
             }
             for jj in 0..w {
-                below[[start + jj, c]] = counts[jj][0];
-                at_lo[[start + jj, c]] = counts[jj][1];
-                at_hi[[start + jj, c]] = counts[jj][2];
+                below[[start + jj, c]] = counts.total[0][jj];
+                at_lo[[start + jj, c]] = counts.total[1][jj];
+                at_hi[[start + jj, c]] = counts.total[2][jj];
             }
         }
     }
@@ -289,6 +336,155 @@ pub fn bracket_select<T: SelectFloat>(
         at_hi,
         inside,
         owner,
+    }
+}
+
+/// Whether [`bracket_select`] reads `lanes` one lane at a time: when each
+/// lane is contiguous (a chunk reduced over all its axes, or over its
+/// trailing ones in C order) or there are too few lanes for a block of
+/// rows to pay (row by row, a single lane of a whole chunk cost a slice per
+/// value).
+fn lanes_apart<T>(lanes: &ArrayView2<'_, T>) -> bool {
+    let (len, n_lanes) = lanes.dim();
+    len > 1 && (n_lanes < 16 || (lanes.strides()[0] == 1 && n_lanes > 1))
+}
+
+/// A block of one contiguous lane (at most [`BLOCK_VALUES`] values) against
+/// one bracket: the counts below `lo`, at `lo`, at `hi` (where `hi > lo`)
+/// and inside, the values inside appended to `out` in lane order. Both
+/// loops are free of branches on the data (the second writes every value
+/// at the end of `out` and keeps it only when inside).
+fn select_in_lane<T: SelectFloat>(xs: &[T], lo: f64, hi: f64, out: &mut Vec<T>) -> [usize; 4] {
+    let (l, h) = (T::from_f64_nearest(lo), T::from_f64_nearest(hi));
+    let he = if hi > lo { h } else { T::NAN };
+    let mut m = [0u32; 4];
+    for &x in xs {
+        m[0] += u32::from(x < l);
+        m[1] += u32::from(x == l);
+        m[2] += u32::from(x == he);
+        m[3] += u32::from((x > l) & (x < h));
+    }
+    if m[3] > 0 {
+        let from = out.len();
+        out.resize(from + m[3] as usize + 1, T::NAN);
+        let mut at = from;
+        for &x in xs {
+            out[at] = x;
+            at += usize::from((x > l) & (x < h));
+        }
+        out.truncate(from + m[3] as usize);
+    }
+    m.map(|v| v as usize)
+}
+
+/// Values of one lane taken at a time by [`bracket_select`] (256 KB of
+/// `f64`: every bracket's two loops read them from cache); below `u32::MAX`.
+const BLOCK_VALUES: usize = 1 << 15;
+
+/// Lanes per block of [`bracket_select`].
+const SELECT_BLOCK: usize = 256;
+/// Rows counted in `u32` before the counts move to `i64` (no overflow for
+/// any lane length).
+const ROWS_PER_COUNT: usize = 1 << 30;
+
+/// Row `r` of the block `start..end` of `lanes` as a slice: the view's own
+/// memory when the row is contiguous, else copied into `buf`.
+#[inline(always)]
+fn block_row<'a: 'b, 'b, T: Copy>(
+    lanes: &ArrayView2<'a, T>,
+    r: usize,
+    start: usize,
+    end: usize,
+    buf: &'b mut Vec<T>,
+) -> &'b [T] {
+    let row = (*lanes).slice_move(ndarray::s![r, start..end]);
+    match row.to_slice() {
+        Some(s) => s,
+        None => {
+            buf.clear();
+            buf.extend(row.iter().copied());
+            buf
+        }
+    }
+}
+
+/// One block's brackets in the chunk's type: `lo`, `hi`, and `hi` where
+/// `hi > lo` (else NaN: `at_hi` counts nothing), NaN bounds for none.
+struct BlockBounds<T> {
+    lo: [T; SELECT_BLOCK],
+    hi: [T; SELECT_BLOCK],
+    hi_eq: [T; SELECT_BLOCK],
+}
+
+impl<T: SelectFloat> BlockBounds<T> {
+    fn new() -> Self {
+        Self {
+            lo: [T::NAN; SELECT_BLOCK],
+            hi: [T::NAN; SELECT_BLOCK],
+            hi_eq: [T::NAN; SELECT_BLOCK],
+        }
+    }
+
+    fn set(&mut self, lo: ndarray::ArrayView1<'_, f64>, hi: ndarray::ArrayView1<'_, f64>) {
+        for (jj, (&l, &h)) in lo.iter().zip(hi.iter()).enumerate() {
+            self.lo[jj] = T::from_f64_nearest(l);
+            self.hi[jj] = T::from_f64_nearest(h);
+            self.hi_eq[jj] = if h > l { self.hi[jj] } else { T::NAN };
+        }
+    }
+}
+
+/// One block's counts per lane: below `lo`, at `lo`, at `hi`, inside; `u32`
+/// while counting rows, then added to the `i64` totals.
+struct BlockCounts {
+    part: [[u32; SELECT_BLOCK]; 4],
+    total: [[i64; SELECT_BLOCK]; 4],
+}
+
+impl BlockCounts {
+    fn new() -> Self {
+        Self {
+            part: [[0; SELECT_BLOCK]; 4],
+            total: [[0; SELECT_BLOCK]; 4],
+        }
+    }
+
+    fn clear(&mut self, w: usize) {
+        for k in 0..4 {
+            self.part[k][..w].fill(0);
+            self.total[k][..w].fill(0);
+        }
+    }
+
+    /// Counts one row (`row.len()` lanes of the block): compares and adds,
+    /// no branch, so the loop vectorises.
+    #[inline(always)]
+    fn add_row<T: SelectFloat>(&mut self, b: &BlockBounds<T>, row: &[T]) {
+        let w = row.len();
+        let (l, h, he) = (&b.lo[..w], &b.hi[..w], &b.hi_eq[..w]);
+        let [n_below, n_lo, n_hi, n_in] = &mut self.part;
+        let (n_below, n_lo, n_hi, n_in) = (
+            &mut n_below[..w],
+            &mut n_lo[..w],
+            &mut n_hi[..w],
+            &mut n_in[..w],
+        );
+        for jj in 0..w {
+            let x = row[jj];
+            n_below[jj] += u32::from(x < l[jj]);
+            n_lo[jj] += u32::from(x == l[jj]);
+            n_hi[jj] += u32::from(x == he[jj]);
+            n_in[jj] += u32::from((x > l[jj]) & (x < h[jj]));
+        }
+    }
+
+    fn flush(&mut self, w: usize) {
+        for k in 0..4 {
+            for jj in 0..w {
+                self.total[k][jj] += i64::from(self.part[k][jj]);
+                self.part[k][jj] = 0;
+            }
+        }
     }
 }
 
@@ -470,6 +666,56 @@ mod tests {
             inside.sort_by(|a, b| a.partial_cmp(b).unwrap());
             got.sort_by(|a, b| a.partial_cmp(b).unwrap());
             assert_eq!(got, inside);
+        }
+    }
+
+    #[test]
+    fn few_or_contiguous_lanes_select_as_a_direct_count() {
+        let mut seed = 11u64;
+        for (len, n_lanes) in [(1000, 1), (50, 5), (3, 40), (70_000, 2)] {
+            let lanes = Array2::from_shape_fn((len, n_lanes), |_| match lcg(&mut seed) % 9 {
+                0 => f64::NAN,
+                1 => -0.0,
+                v => v as f64,
+            });
+            let lo = Array2::from_shape_fn((n_lanes, 2), |(j, b)| (1 + (j + b) % 4) as f64);
+            let hi = Array2::from_shape_fn((n_lanes, 2), |(j, b)| {
+                if j % 5 == 3 {
+                    f64::NAN
+                } else {
+                    (4 + (j * b) % 4) as f64
+                }
+            });
+            // C layout, and the same lanes contiguous (F layout)
+            let f = lanes.t().to_owned();
+            for view in [lanes.view(), f.t()] {
+                let s = bracket_select(view, lo.view(), hi.view(), &[0, 1]);
+                for j in 0..n_lanes {
+                    for b in 0..2 {
+                        let lane: Vec<f64> = lanes.column(j).to_vec();
+                        let (l, h) = (lo[[j, b]], hi[[j, b]]);
+                        let count =
+                            |f: &dyn Fn(f64) -> bool| lane.iter().filter(|&&x| f(x)).count();
+                        assert_eq!(s.below[[j, b]], count(&|x| x < l) as i64);
+                        assert_eq!(s.at_lo[[j, b]], count(&|x| x == l) as i64);
+                        let want_hi = if h > l { count(&|x| x == h) } else { 0 };
+                        assert_eq!(s.at_hi[[j, b]], want_hi as i64);
+                        // kept in lane order, lanes ascending
+                        let want: Vec<f64> =
+                            lane.iter().copied().filter(|&x| x > l && x < h).collect();
+                        let got: Vec<f64> = s.inside[b]
+                            .iter()
+                            .zip(&s.owner[b])
+                            .filter(|(_, &o)| o as usize == j)
+                            .map(|(&v, _)| v)
+                            .collect();
+                        assert_eq!(got, want, "lane {j} column {b} of {len}x{n_lanes}");
+                    }
+                }
+                for b in 0..2 {
+                    assert!(s.owner[b].windows(2).all(|p| p[0] <= p[1]), "owners ascend");
+                }
+            }
         }
     }
 
