@@ -29,6 +29,8 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=1460)
     parser.add_argument("--outputs", type=int, default=72000)
     parser.add_argument("--chunk", type=int, default=43)
+    parser.add_argument("--k", type=int, default=None,
+                        help="grid intervals per chunk (default: the graph's choice)")
     args = parser.parse_args()
     q = [0.1, 0.5, 0.9]
     rng = np.random.default_rng(0)
@@ -40,7 +42,7 @@ def main() -> None:
         chunks.append(x)
     plan = _order_plan("nanquantile", np.dtype(np.float32), q, "linear", None)
     assert plan is not None
-    k = order.grid_size(args.chunk, len(q))
+    k = args.k or order.grid_size(args.chunk, len(q))
     n = args.outputs
     step = max(1, -(-n // max(1, -(-n // order._ROWS_PER_GROUP))))
     groups = [slice(s, min(s + step, n)) for s in range(0, n, step)]
@@ -67,6 +69,23 @@ def main() -> None:
     print(f"float32 ({args.steps}, {n}) in {len(chunks)} chunks of {args.chunk}, k = {k}:")
     for name, secs in times.items():
         print(f"  {name:28s} {secs:7.2f} s")
+    # what the workers hold: every chunk's grids until its group's brackets,
+    # every chunk's selected part until its group's finish
+    held_stats = sum(_nbytes(s) for s in stats)
+    held_selected = sum(_nbytes(s) for s in selected)
+    print(f"  held: grids {held_stats / 1e6:.0f} MB, selected parts {held_selected / 1e6:.0f} MB"
+          f" (the input: {whole.nbytes / 1e6:.0f} MB)")
+
+
+def _nbytes(obj: object) -> int:
+    """The bytes of the arrays in nested lists, tuples and dicts."""
+    if isinstance(obj, np.ndarray):
+        return obj.nbytes
+    if isinstance(obj, dict):
+        return sum(_nbytes(v) for v in obj.values())
+    if isinstance(obj, (list, tuple)):
+        return sum(_nbytes(v) for v in obj)
+    return 0
 
 
 if __name__ == "__main__":

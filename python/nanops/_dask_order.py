@@ -18,7 +18,7 @@ reduced axes are that block's *chunk set*, and four kinds of task run:
 3. ``select`` (per chunk, after all brackets): per output and bracket, the
    numbers of values below ``lo``, equal to ``lo`` and equal to ``hi``, and
    the values strictly inside (ties cost a count, not a copy;
-   ``_nanops.bracket_select``, one pass);
+   ``_nanops.bracket_select``, reading the chunk once from memory);
 4. ``finish`` (per block): the order statistics at the ranks from those
    counts and values (sorted output by output: ``_nanops.group_by_owner``),
    then the result from them by
@@ -28,9 +28,10 @@ reduced axes are that block's *chunk set*, and four kinds of task run:
 The second pass reads the chunks again, bound after every bracket
 (:func:`dask.graph_manipulation.bind`), so no chunk is held in memory
 between the passes.  A chunk of ``c`` values per output sends ``k + 1``
-grid values and about ``2 c / k`` values per bracket with ``k`` about
-``sqrt(2 c × brackets)``: per output, a few times ``sqrt(c × ranks)``
-values per chunk, against the whole lane a rechunk moves.
+grid values and at most about ``2 c / k`` values per bracket with ``k``
+about ``sqrt(c × brackets)`` (:func:`grid_size`): per output, a few times
+``sqrt(c × ranks)`` values per chunk, against the whole lane a rechunk
+moves; counts travel in the narrowest integer type the lane allows.
 """
 
 from __future__ import annotations
@@ -68,7 +69,8 @@ def _stats(x: np.ndarray, axes: tuple[int, ...], k: int, groups: list[slice]
     import nanops
 
     xf = _as_float(x)
-    counts = np.asarray(_nanops.nancount(xf, axes), np.int64).reshape(-1)
+    lane = math.prod(x.shape[i] for i in axes)
+    counts = np.asarray(_nanops.nancount(xf, axes)).reshape(-1).astype(_count_dtype(lane))
     if xf.size == 0:
         grid = np.full((counts.size, k + 1), np.nan, xf.dtype)
     else:
@@ -82,12 +84,22 @@ def _stats(x: np.ndarray, axes: tuple[int, ...], k: int, groups: list[slice]
     return [(counts[g], np.ascontiguousarray(grid[g])) for g in groups]
 
 
+def _count_dtype(lane: int) -> np.dtype:
+    """The narrowest unsigned type that holds counts up to ``lane``: every
+    chunk's counts stay on the workers until its group's brackets or final
+    selection, so they are kept as small as the chunk's lane allows."""
+    for t in (np.uint8, np.uint16, np.uint32):
+        if lane <= np.iinfo(t).max:
+            return np.dtype(t)
+    return np.dtype(np.int64)
+
+
 def _select(x: np.ndarray, axes: tuple[int, ...], groups: list[dict[str, Any]]
             ) -> list[dict[str, Any]]:
     """Per output and bracket (the brackets of consecutive groups of
     outputs): the values below ``lo``, equal to ``lo`` and equal to ``hi``
     (when ``hi > lo``) counted, and the values strictly between with their
-    outputs (one pass of ``_nanops.bracket_select`` over the chunk in its own
+    outputs (``_nanops.bracket_select`` over the chunk in its own
     layout); split by group."""
     xf = _as_float(x)
     lo = np.concatenate([g["lo"] for g in groups])
@@ -99,20 +111,24 @@ def _select(x: np.ndarray, axes: tuple[int, ...], groups: list[dict[str, Any]]
     lanes = np.moveaxis(xf, axes, tuple(range(len(axes)))).reshape(lane, n_out)
     # What goes back is kept small, as every chunk's part stays in memory
     # until the final selection: counts only for the bracket columns in use,
-    # in the narrowest type that holds a lane's length; owners as int32.
+    # in the narrowest type that holds a lane's length; the values inside a
+    # bracket ordered by output, with how many each output has (not an
+    # owner per value).
     cols = [b for b in range(lo.shape[1]) if active[:, b].any()]
-    count_dtype = np.uint16 if lane < 1 << 16 else np.int64
+    count_dtype = _count_dtype(lane)
     below64, at_lo64, at_hi64, inside, owner = _nanops.bracket_select(lanes, lo, hi, cols)
     below, at_lo, at_hi = (c.astype(count_dtype) for c in (below64, at_lo64, at_hi64))
+    n_inside = np.empty((n_out, len(cols)), count_dtype)
+    for i, o in enumerate(owner):
+        n_inside[:, i] = np.bincount(o, minlength=n_out)
     out, start = [], 0
     for g in groups:
         stop = start + g["lo"].shape[0]
         # each column's owners ascend (the kernel sorts them)
         cut = [np.searchsorted(o, [start, stop]) for o in owner]
         out.append({"cols": cols, "below": below[start:stop], "at_lo": at_lo[start:stop],
-                    "at_hi": at_hi[start:stop],
-                    "inside": [v[i:j] for v, (i, j) in zip(inside, cut)],
-                    "owner": [o[i:j] - np.int32(start) for o, (i, j) in zip(owner, cut)]})
+                    "at_hi": at_hi[start:stop], "n_inside": n_inside[start:stop],
+                    "inside": [v[i:j] for v, (i, j) in zip(inside, cut)]})
         start = stop
     return out
 
@@ -124,7 +140,7 @@ def _brackets(stats: list[tuple[np.ndarray, np.ndarray]], k: int, plan: dict[str
               ) -> dict[str, Any]:
     """The ranks each output needs and a bracket per run of neighbouring
     ranks, from every chunk's :func:`_stats` of the same outputs."""
-    counts = np.sum([c for c, _ in stats], axis=0).astype(np.int64)
+    counts = np.sum([c for c, _ in stats], axis=0, dtype=np.int64)
     ranks = _nanops.order_ranks(counts, plan["q"], plan["method"], plan["q_code"],
                                 plan["median"])
     n_out, n_cols = ranks.shape
@@ -172,7 +188,9 @@ def _finish(selected: list[dict[str, Any]], brackets: dict[str, Any], plan: dict
         # every chunk's values inside bracket b, sorted by output, then value
         if b in column:
             vals = np.concatenate([s["inside"][column[b]] for s in selected]).astype(value_dtype)
-            owner = np.concatenate([s["owner"][column[b]] for s in selected])
+            outputs = np.arange(n_out, dtype=np.int32)
+            owner = np.concatenate(
+                [np.repeat(outputs, s["n_inside"][:, column[b]]) for s in selected])
         else:
             vals, owner = np.empty(0, value_dtype), np.empty(0, np.int32)
         vals, n_inside = _nanops.group_by_owner(vals, owner.astype(np.int32), n_out)
@@ -212,10 +230,15 @@ def _assemble(groups: list[np.ndarray], plan: dict[str, Any], out_shape: tuple[i
 
 
 def grid_size(max_lane: int, n_brackets: int) -> int:
-    """``k``: the grid intervals per chunk, balancing the grid sent
-    (``k + 1`` values) against the values inside the brackets (about
-    ``2 c / k`` each)."""
-    return int(min(max(math.isqrt(2 * max(max_lane, 1) * max(n_brackets, 1)), 4), 4096))
+    """``k``: the grid intervals per chunk, about ``sqrt(c × brackets)``,
+    balancing what the workers hold in the first pass (every chunk's
+    ``k + 1`` grid values per output, until the brackets) against the
+    second (every chunk's values inside the brackets, fewer as ``k`` grows,
+    and their counts, until the final selection).  Measured with
+    ``benches/dask_quantile_phases.py --k K`` (34 chunks of 43 steps, three
+    quantiles): k = 8, 10, 12, 16 held 144, 113, 130, 169 MB of a 420 MB
+    input at the larger of the two moments, in about the same time."""
+    return int(min(max(math.isqrt(max(max_lane, 1) * max(n_brackets, 1)), 4), 4096))
 
 
 class Blocks:

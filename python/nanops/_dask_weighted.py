@@ -527,7 +527,9 @@ def weighted_graph(a: Any, w: Any, axes: tuple[int, ...], keepdims: bool,
     plan = {**plan, "lane_len": math.prod(a.shape[i] for i in axes)}
     token = tokenize(a, w, axes, keepdims, sorted(plan.items(), key=str))
     max_lane = math.prod(max(a.chunks[i]) if a.chunks[i] else 0 for i in axes)
-    k = grid_size(max_lane, len(plan["q_items"]))
+    # about sqrt(2 c × brackets): a finer grid than the unweighted one, as
+    # every value kept inside a bracket travels with its weight
+    k = grid_size(2 * max_lane, len(plan["q_items"]))
     lane_shape = tuple(a.shape[i] for i in axes)
     starts = [np.concatenate([[0], np.cumsum(c)[:-1]]).astype(int) for c in a.chunks]
 
