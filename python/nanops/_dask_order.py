@@ -140,7 +140,7 @@ def _brackets(stats: list[tuple[np.ndarray, np.ndarray]], k: int, plan: dict[str
               ) -> dict[str, Any]:
     """The ranks each output needs and a bracket per run of neighbouring
     ranks, from every chunk's :func:`_stats` of the same outputs."""
-    counts = np.sum([c for c, _ in stats], axis=0, dtype=np.int64)
+    counts = np.asarray(np.sum([c for c, _ in stats], axis=0, dtype=np.int64))
     ranks = _nanops.order_ranks(counts, plan["q"], plan["method"], plan["q_code"],
                                 plan["median"])
     n_out, n_cols = ranks.shape

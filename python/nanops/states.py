@@ -453,7 +453,7 @@ def _higher_merge(fields: Mapping[str, np.ndarray],
             for field, value in zip(("n", "mean", "m2", "m3", "m4"), (n, mean, m2, m3, m4))}
 
 
-def _higher_finish(name: str, states: np.ndarray, bias: bool, fisher: bool,
+def _higher_finish(name: str, states: Mapping[str, np.ndarray], bias: bool, fisher: bool,
                    dtype: Any) -> np.ndarray:
     """scipy's skewness/kurtosis from the moments, as nanops computes them:
     NaN without values, and where ``m2 <= (eps · mean)²`` with ``eps`` that
