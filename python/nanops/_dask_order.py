@@ -44,6 +44,7 @@ from typing import Any, Final
 import numpy as np
 
 from . import _nanops
+from .states import _count_dtype
 
 __all__ = ["quantile_graph"]
 
@@ -82,16 +83,6 @@ def _stats(x: np.ndarray, axes: tuple[int, ...], k: int, groups: list[slice]
         grid = np.ascontiguousarray(np.asarray(grid, xf.dtype).reshape(k + 1, -1).T)
         grid[counts == 0] = np.nan  # one NaN (a NaN in the data may carry a sign)
     return [(counts[g], np.ascontiguousarray(grid[g])) for g in groups]
-
-
-def _count_dtype(lane: int) -> np.dtype:
-    """The narrowest unsigned type that holds counts up to ``lane``: every
-    chunk's counts stay on the workers until its group's brackets or final
-    selection, so they are kept as small as the chunk's lane allows."""
-    for t in (np.uint8, np.uint16, np.uint32):
-        if lane <= np.iinfo(t).max:
-            return np.dtype(t)
-    return np.dtype(np.int64)
 
 
 def _select(x: np.ndarray, axes: tuple[int, ...], groups: list[dict[str, Any]]

@@ -89,18 +89,18 @@ def _chunk(name: str, x: np.ndarray, axis: tuple[int, ...], keepdims: bool = Tru
                           math.prod(x.shape[i] for i in axis))
 
 
-def _narrow_counts(fields: dict[str, np.ndarray], most: int) -> dict[str, np.ndarray]:
+def _narrow_counts(fields: dict[str, np.ndarray], most: int | None = None
+                   ) -> dict[str, np.ndarray]:
     """``fields`` with an integer count ``n`` held in the narrowest unsigned
-    type that holds ``most``: the tree moves and merges every chunk's state
-    of every output, and a count of a chunk's 43 steps needs one byte, not
-    the public state's eight (``nanmean`` over time: 9.2 → 5.2 MB a state)."""
+    type that holds ``most`` (by default its largest value): the tree moves
+    and merges every chunk's state of every output, and a count of a
+    chunk's 43 steps needs one byte, not the public state's eight
+    (``nanmean`` over time: 9.2 → 5.2 MB a state)."""
     n = fields.get("n")
     if n is None or n.dtype.kind not in "iu":
         return fields
-    for t in (np.uint8, np.uint16, np.uint32):
-        if most <= np.iinfo(t).max:
-            return {**fields, "n": n.astype(t)}
-    return fields
+    most = int(n.max(initial=0)) if most is None else most
+    return {**fields, "n": n.astype(states._count_dtype(most), copy=False)}
 
 
 def _wide_counts(fields: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
@@ -127,10 +127,7 @@ def _merged(name: str, parts: Any) -> dict[str, np.ndarray]:
         return leaves[0]
     stacked = {field: np.stack([leaf[field] for leaf in leaves]) for field in leaves[0]}
     merged = {field: value[0] for field, value in states.merge_fields(name, stacked, (0,)).items()}
-    n = merged.get("n")
-    if n is not None and n.dtype.kind in "iu" and leaves[0]["n"].dtype.kind == "u":
-        merged = _narrow_counts(merged, int(n.max(initial=0)))
-    return merged
+    return _narrow_counts(merged)
 
 
 def _combine(name: str, parts: Any, axis: tuple[int, ...], keepdims: bool = True,

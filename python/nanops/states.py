@@ -138,7 +138,7 @@ def partial(name: str, a: Any, axis: Any = None) -> np.ndarray:
     array([(2, 3.)], dtype=[('n', '<i8'), ('sum', '<f8')])
     """
     a = np.asarray(a)
-    return _pack(name, a.dtype, partial_fields(name, a, _axes(axis, a.ndim)))
+    return _pack(state_dtype(name, a.dtype), partial_fields(name, a, _axes(axis, a.ndim)))
 
 
 def partial_fields(name: str, a: np.ndarray, axes: tuple[int, ...]) -> dict[str, np.ndarray]:
@@ -165,14 +165,22 @@ def _unpack(states: np.ndarray) -> dict[str, np.ndarray]:
     return {field: states[field] for field in states.dtype.names or ()}
 
 
-def _pack(name: str, dtype: np.dtype, fields: Mapping[str, np.ndarray]) -> np.ndarray:
-    """``fields`` as one structured array of ``name``'s states for ``dtype``."""
-    sdtype = state_dtype(name, dtype)
-    shape = np.shape(next(iter(fields.values())))
-    out = np.empty(shape, sdtype)
+def _pack(sdtype: np.dtype, fields: Mapping[str, np.ndarray]) -> np.ndarray:
+    """``fields`` as one structured array of the state dtype ``sdtype``."""
+    out = np.empty(np.shape(next(iter(fields.values()))), sdtype)
     for field in sdtype.names or ():
         out[field] = fields[field]
     return out
+
+
+def _count_dtype(most: int) -> np.dtype:
+    """The narrowest unsigned type that holds counts up to ``most`` (int64
+    beyond uint32): what chunked engines keep counts in while they move
+    and wait (the dask tree's states, the quantile selection's parts)."""
+    for t in (np.uint8, np.uint16, np.uint32):
+        if most <= np.iinfo(t).max:
+            return np.dtype(t)
+    return np.dtype(np.int64)
 
 
 def _one_pass(name: str, a: np.ndarray, axes: tuple[int, ...]) -> dict[str, np.ndarray] | None:
@@ -241,11 +249,7 @@ def merge(name: str, states: np.ndarray, axis: Any = None) -> np.ndarray:
     """
     states = np.asarray(states)
     state_dtype(name, np.float64)  # raises for an unknown name
-    merged = merge_fields(name, _unpack(states), _axes(axis, states.ndim))
-    out = np.empty(next(iter(merged.values())).shape, states.dtype)
-    for field, value in merged.items():
-        out[field] = value
-    return out
+    return _pack(states.dtype, merge_fields(name, _unpack(states), _axes(axis, states.ndim)))
 
 
 def merge_fields(name: str, fields: Mapping[str, np.ndarray],
