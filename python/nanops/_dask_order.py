@@ -15,6 +15,11 @@ reduced axes are that block's *chunk set*, and four kinds of task run:
    least ``r + 1`` at or below ``hi`` (bounds from exact ranks, not
    estimates, so no bracket ever misses and no second pass is needed);
    neighbouring ranks share one bracket (``_nanops.grid_brackets``);
+   Where a chunk's lanes are too long for its grid to pin the ranks down
+   within :data:`_GATHER` values per chunk, *refining* passes run first
+   (``refine`` per chunk: the values inside each bracket counted and a
+   small grid of them; ``rebracket`` per block: the brackets narrowed from
+   those grids with the same guarantee; :func:`passes` says how many);
 3. ``select`` (per chunk, after all brackets): per output and bracket, the
    numbers of values below ``lo``, equal to ``lo`` and equal to ``hi``, and
    the values strictly inside (ties cost a count, not a copy;
@@ -25,13 +30,17 @@ reduced axes are that block's *chunk set*, and four kinds of task run:
    ``_nanops.order_of_ranks``, the very arithmetic ``nanops.nanquantile`` /
    ``nanops.nanmedian`` use on a whole lane: bit for bit the same result.
 
-The second pass reads the chunks again, bound after every bracket
-(:func:`dask.graph_manipulation.bind`), so no chunk is held in memory
-between the passes.  A chunk of ``c`` values per output sends ``k + 1``
-grid values and at most about ``2 c / k`` values per bracket with ``k``
+Every later pass reads the chunks again, bound after every bracket of the
+pass before (:func:`dask.graph_manipulation.bind`), so no chunk is held in
+memory between the passes.  A chunk of ``c`` values per output sends ``k +
+1`` grid values and at most about ``2 c / k`` values per bracket with ``k``
 about ``sqrt(c × brackets)`` (:func:`grid_size`): per output, a few times
 ``sqrt(c × ranks)`` values per chunk, against the whole lane a rechunk
-moves; counts travel in the narrowest integer type the lane allows.
+moves.  No pass sends more than :data:`_GATHER` values per output, bracket
+and chunk: longer lanes (more than about 65 000 × brackets values per
+chunk and output, e.g. ``axis=None`` over chunks of ~100 MB) take one
+refining pass (two beyond some 37 million) instead.  Counts travel in the narrowest integer type the lane
+allows.
 """
 
 from __future__ import annotations
@@ -51,6 +60,12 @@ __all__ = ["quantile_graph"]
 #: Outputs per bracket and finish task (a block of more is split, so that
 #: the workers share a block's work and each task's memory stays small).
 _ROWS_PER_GROUP: Final = 16384
+
+#: The most values a pass sends per output, bracket and chunk (grid values,
+#: or the values inside a bracket, averaged over an output's chunks): lanes
+#: longer than a chunk's grid can pin down get refining passes
+#: (:func:`passes`) rather than send more.
+_GATHER: Final = 512
 
 
 # --- per chunk -----------------------------------------------------------
@@ -124,6 +139,47 @@ def _select(x: np.ndarray, axes: tuple[int, ...], groups: list[dict[str, Any]]
     return out
 
 
+def _refine(x: np.ndarray, axes: tuple[int, ...], groups: list[dict[str, Any]], k: int
+            ) -> list[dict[str, Any]]:
+    """A refining pass over one chunk: per output and bracket in use, the
+    values at or below ``lo`` counted (``settled``), the values strictly
+    inside counted (``n_inside``) and a grid of theirs (``k + 1`` values at
+    the ranks ``floor((m - 1) · i / k)`` of the ``m`` sorted values, as
+    ``nanops::chunked::grid_ranks``; NaN where ``m`` is 0), ``(outputs,
+    brackets, k + 1)``: what :func:`_rebracket` narrows the brackets with,
+    instead of the values themselves; split by group."""
+    xf = _as_float(x)
+    lo = np.concatenate([g["lo"] for g in groups])
+    hi = np.concatenate([g["hi"] for g in groups])
+    active = np.concatenate([g["active"] for g in groups])
+    n_out = lo.shape[0]
+    lane = math.prod(x.shape[i] for i in axes)
+    lanes = np.moveaxis(xf, axes, tuple(range(len(axes)))).reshape(lane, n_out)
+    cols = [b for b in range(lo.shape[1]) if active[:, b].any()]
+    count_dtype = _count_dtype(lane)
+    below, at_lo, _, inside, owner = _nanops.bracket_select(lanes, lo, hi, cols)
+    settled = (below + at_lo).astype(count_dtype)
+    n_inside = np.zeros((n_out, len(cols)), count_dtype)
+    grid = np.full((n_out, len(cols), k + 1), np.nan, xf.dtype)
+    steps = np.arange(k + 1) / k  # i / k in float64, as grid_ranks
+    for i, (vals, own) in enumerate(zip(inside, owner)):
+        vals, m = _nanops.group_by_owner(vals, own.astype(np.int32), n_out)
+        m = np.asarray(m, np.int64)
+        n_inside[:, i] = m
+        rows = np.flatnonzero(m)
+        if rows.size:
+            start = np.cumsum(m) - m
+            ranks = np.floor((m[rows, None] - 1).astype(np.float64) * steps).astype(np.int64)
+            grid[rows, i, :] = np.asarray(vals)[start[rows, None] + ranks]
+    out, start_row = [], 0
+    for g in groups:
+        stop = start_row + g["lo"].shape[0]
+        out.append({"cols": cols, "settled": settled[start_row:stop],
+                    "n_inside": n_inside[start_row:stop], "grid": grid[start_row:stop]})
+        start_row = stop
+    return out
+
+
 # --- per block of outputs --------------------------------------------------
 
 
@@ -154,7 +210,47 @@ def _brackets(stats: list[tuple[np.ndarray, np.ndarray]], k: int, plan: dict[str
                                    np.stack([c for c, _ in stats]).astype(np.int64), k,
                                    targets_lo, targets_hi)
     return {"counts": counts, "ranks": ranks, "group": group, "lo": lo, "hi": hi,
-            "active": starts}
+            "active": starts, "targets_lo": targets_lo, "targets_hi": targets_hi}
+
+
+def _rebracket(parts: list[dict[str, Any]], brackets: dict[str, Any], k: int
+               ) -> dict[str, Any]:
+    """The brackets of a group narrowed by one refining pass
+    (:func:`_refine` of every chunk): the values at or below ``lo`` number
+    ``base``, those strictly inside ``m``, so a wanted rank ``t`` of the
+    lane is ``lo`` itself when ``t < base``, at or above ``hi`` when ``t >=
+    base + m`` and otherwise rank ``t - base`` of the values inside, which
+    the chunks' grids of those values bracket again
+    (``_nanops.grid_brackets``): the same guarantee, on a range about ``k /
+    2`` times narrower."""
+    out = dict(brackets)
+    lo, hi = brackets["lo"].copy(), brackets["hi"].copy()
+    t_lo_all, t_hi_all = brackets["targets_lo"], brackets["targets_hi"]
+    cols = parts[0]["cols"] if parts else []
+    for i, b in enumerate(cols):
+        base = np.sum([p["settled"][:, i] for p in parts], axis=0, dtype=np.int64)
+        counts = np.stack([p["n_inside"][:, i] for p in parts]).astype(np.int64)
+        m = counts.sum(axis=0)
+        valid = t_lo_all[:, b] >= 0
+        rel_lo, rel_hi = t_lo_all[:, b] - base, t_hi_all[:, b] - base
+        only_lo = valid & (rel_hi < 0)  # every wanted rank is lo: [lo, lo]
+        only_hi = valid & ~only_lo & (rel_lo >= m)  # every wanted rank is hi: [hi, hi]
+        take_lo = valid & ~only_lo & ~only_hi & (rel_lo >= 0)
+        take_hi = valid & ~only_lo & ~only_hi & (rel_hi < m)
+        new_lo, new_hi = lo[:, b].copy(), hi[:, b].copy()
+        new_hi[only_lo] = lo[only_lo, b]
+        new_lo[only_hi] = hi[only_hi, b]
+        grid_rows = take_lo | take_hi
+        if grid_rows.any():
+            t_lo = np.where(grid_rows, np.maximum(rel_lo, 0), -1)[:, None]
+            t_hi = np.where(grid_rows, np.minimum(rel_hi, m - 1), -1)[:, None]
+            g_lo, g_hi = _nanops.grid_brackets(
+                np.stack([p["grid"][:, i] for p in parts]), counts, k, t_lo, t_hi)
+            new_lo[take_lo] = np.asarray(g_lo)[take_lo, 0]
+            new_hi[take_hi] = np.asarray(g_hi)[take_hi, 0]
+        lo[:, b], hi[:, b] = new_lo, new_hi
+    out["lo"], out["hi"] = lo, hi
+    return out
 
 
 def _finish(selected: list[dict[str, Any]], brackets: dict[str, Any], plan: dict[str, Any]
@@ -232,6 +328,33 @@ def grid_size(max_lane: int, n_brackets: int) -> int:
     return int(min(max(math.isqrt(max(max_lane, 1) * max(n_brackets, 1)), 4), 4096))
 
 
+def passes(max_lane: int, n_brackets: int) -> tuple[int, int, int]:
+    """``(k, k_refine, rounds)``: the first grid's intervals, the refining
+    grids' intervals and the number of refining passes, so that no pass
+    sends more than :data:`_GATHER` values per output, bracket and chunk
+    (averaged over the chunks of an output).
+
+    The first pass sends ``k + 1`` grid values per output and chunk (``k``
+    from :func:`grid_size`, at most ``_GATHER × brackets - 1``); the values
+    left inside a bracket then number at most ``2 × ceil(c / k)`` per chunk
+    of lane length ``c`` plus the bracket's span of ranks (a chunk's values
+    below ``lo`` and above ``hi`` are fixed up to a grid interval on each
+    side), and a refining pass (:func:`_refine`, ``k_refine + 1`` values per
+    bracket) leaves ``2 × ceil(m / k_refine)`` of ``m``.  Refining passes
+    run while that bound exceeds ``_GATHER``: none for lanes of up to about
+    ``_GATHER² / 4 × brackets`` (65 536 × brackets) values per chunk, one
+    up to some 37 million (one bracket) and more (several), two beyond."""
+    k = max(1, min(grid_size(max_lane, n_brackets), _GATHER * max(n_brackets, 1) - 1))
+    k_refine = max(_GATHER - 1, 2)
+    inside, rounds = 2 * -(-max(max_lane, 1) // k) + 2, 0
+    while inside > _GATHER and rounds < 16:
+        narrower = 2 * -(-inside // k_refine) + 2
+        if narrower >= inside:
+            break
+        inside, rounds = narrower, rounds + 1
+    return k, k_refine, rounds
+
+
 class Blocks:
     """The blocks of a dask array ``a`` reduced over ``axes``: which chunk
     indices a block of outputs and a chunk along the reduced axes make, the
@@ -293,7 +416,7 @@ def quantile_graph(a: Any, axes: tuple[int, ...], keepdims: bool, plan: dict[str
     token = tokenize(a, axes, keepdims, sorted(plan.items(), key=str))
     max_lane = math.prod(max(a.chunks[i]) if a.chunks[i] else 0 for i in axes)
     n_brackets = 1 if plan["median"] else len(plan["q"])
-    k = grid_size(max_lane, n_brackets)
+    k, k_refine, rounds = passes(max_lane, n_brackets)
 
     stats_name = f"nanops-order-stats-{token}"
     brackets_name = f"nanops-order-brackets-{token}"
@@ -318,7 +441,32 @@ def quantile_graph(a: Any, axes: tuple[int, ...], keepdims: bool, plan: dict[str
     layer1[barrier_name] = (len, bracket_keys)
     graph1 = HighLevelGraph.from_collections(barrier_name, layer1, dependencies=[a])
     barrier = Delayed(barrier_name, graph1)
-    again = bind(a, barrier, seed=token)  # the second pass, after every bracket
+    for r in range(rounds):  # refining passes, each after every bracket before it
+        again = bind(a, barrier, seed=f"{token}-{r}")
+        refine_name = f"nanops-order-refine{r}-{token}"
+        narrowed_name = f"nanops-order-brackets{r + 1}-{token}"
+        barrier_name = f"nanops-order-barrier{r + 1}-{token}"
+        layer: dict[Any, Any] = {}
+        narrowed_keys = []
+        for kidx in kept_blocks:
+            groups = row_groups(kidx)
+            group_keys = [(brackets_name, *kidx, g) for g in range(len(groups))]
+            refine_keys = []
+            for ridx in reduced_blocks:
+                idx = full_index(kidx, ridx)
+                layer[(refine_name, *idx)] = (
+                    _refine, (again.name, *idx), axes, group_keys, k_refine)
+                refine_keys.append((refine_name, *idx))
+            for g in range(len(groups)):
+                layer[(narrowed_name, *kidx, g)] = (
+                    _rebracket, [(operator.getitem, key, g) for key in refine_keys],
+                    (brackets_name, *kidx, g), k_refine)
+                narrowed_keys.append((narrowed_name, *kidx, g))
+        layer[barrier_name] = (len, narrowed_keys)
+        graph_r = HighLevelGraph.from_collections(
+            barrier_name, layer, dependencies=[again, barrier])  # type: ignore[list-item]
+        barrier, brackets_name = Delayed(barrier_name, graph_r), narrowed_name
+    again = bind(a, barrier, seed=token)  # the last pass, after every bracket
 
     select_name = f"nanops-order-select-{token}"
     out_name = f"nanops-order-{token}"

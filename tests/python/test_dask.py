@@ -423,6 +423,8 @@ def test_dask_quantiles_are_nanops_bits_on_the_computed_array(data: st.DataObjec
     if name != "nanmedian":
         kwargs["method"] = method
     small_grid = data.draw(st.booleans(), label="small_grid")  # brackets far wider than lanes
+    # a gather bound of 6 values per bracket: refining passes on these small lanes
+    refine = data.draw(st.booleans(), label="refine")
     try:
         want = _order_call(name, values, q, **kwargs)
     except (TypeError, ValueError) as e:  # NumPy's refusals (e.g. bool-like casts)
@@ -433,9 +435,15 @@ def test_dask_quantiles_are_nanops_bits_on_the_computed_array(data: st.DataObjec
         return  # nanops hands these to NumPy, and nanops.dask to dask
     with mock.patch.object(_dask_order, "grid_size",
                            (lambda c, b: 4) if small_grid else _dask_order.grid_size), \
-            mock.patch.object(_dask_order, "_ROWS_PER_GROUP", 3 if small_grid else 16384):
+            mock.patch.object(_dask_order, "_ROWS_PER_GROUP", 3 if small_grid else 16384), \
+            mock.patch.object(_dask_order, "_GATHER", 6 if refine else _dask_order._GATHER):
         lazy = _order_call(name, x, q, **kwargs)
         got = _call(lazy.compute)
+        plan = nanops.dask._order_plan(name, values.dtype, q, method, None)
+        axes = tuple(range(ndim)) if axis is None else normalize_axis_tuple(axis, ndim)
+        max_lane = math.prod(max(x.chunks[i]) for i in axes)
+        rounds = _dask_order.passes(max_lane, 1 if plan["median"] else len(plan["q"]))[2]
+    assert (rounds > 0) == any("nanops-order-refine0" in str(k) for k in lazy.dask.keys())
     assert isinstance(lazy, da.Array)
     assert any("nanops-order" in str(k) for k in lazy.dask.keys())  # no rechunk
     assert not any("rechunk" in str(k) for k in lazy.dask.keys())
@@ -506,6 +514,54 @@ def test_dask_quantiles_move_a_small_part_of_the_array() -> None:
     assert moved < 10 * 4 * 3 * 4 * math.isqrt(20_000 * 3)  # ~5% of the array, not all of it
     got = _dask_order._finish(selected, brackets, plan)
     np.testing.assert_array_equal(got, nanops.nanquantile(values, [0.1, 0.5, 0.9], axis=1))
+
+
+def test_long_lanes_take_refining_passes_and_send_little() -> None:
+    from nanops import _dask_order
+
+    rng = np.random.default_rng(8)
+    values = np.round(rng.standard_normal((2, 600_000)) * 300)  # ties
+    values[rng.random(values.shape) < 0.1] = np.nan
+    values[0, rng.random(600_000) < 0.01] = np.inf
+    values[1, :2000] = -np.inf
+    chunk = 150_000
+    chunks = [values[:, i:i + chunk] for i in range(0, values.shape[1], chunk)]
+    axes, q = (1,), [0.1, 0.5, 0.9]
+    plan = nanops.dask._order_plan("nanquantile", values.dtype, q, "linear", None)
+    assert plan is not None
+    k, k_refine, rounds = _dask_order.passes(chunk, 3)
+    assert rounds == 0  # 150 000 values per chunk: the grid of k + 1 suffices for 3 brackets
+    k, k_refine, rounds = _dask_order.passes(chunk, 1)
+    assert rounds == 1 and k + 1 <= _dask_order._GATHER
+    plan = nanops.dask._order_plan("nanmedian", values.dtype, None, "linear", None)
+    assert plan is not None
+    group = [slice(0, 2)]
+    stats = [_dask_order._stats(c, axes, k, group)[0] for c in chunks]
+    brackets = _dask_order._brackets(stats, k, plan)
+    refined = [_dask_order._refine(c, axes, [brackets], k_refine)[0] for c in chunks]
+    narrowed = _dask_order._rebracket(refined, brackets, k_refine)
+    selected = [_dask_order._select(c, axes, [narrowed])[0] for c in chunks]
+    per_pass = [
+        sum(grid.size for _, grid in stats),
+        sum(r["grid"].size for r in refined),
+        sum(v.size for s in selected for v in s["inside"]),
+    ]
+    # outputs (2) × brackets (1) × chunks (4) × the bound, in every pass
+    assert max(per_pass) <= 2 * 1 * len(chunks) * _dask_order._GATHER, per_pass
+    # without the refining pass the last pass would have sent far more
+    unrefined = [_dask_order._select(c, axes, [brackets])[0] for c in chunks]
+    assert sum(v.size for s in unrefined for v in s["inside"]) > 4 * per_pass[2]
+    got = _dask_order._finish(selected, narrowed, plan)  # (width, outputs)
+    np.testing.assert_array_equal(got[0], nanops.nanmedian(values, axis=1))
+    # and the whole graph, with every method, on the lazy array
+    x = da.from_array(values, chunks=(1, chunk))
+    lazy = nanops.nanmedian(x, axis=1)
+    assert any("nanops-order-refine0" in str(key) for key in lazy.dask.keys())
+    np.testing.assert_array_equal(_call(lazy.compute), nanops.nanmedian(values, axis=1))
+    for method in METHODS:
+        got = _call(nanops.nanquantile(x, 0.3, axis=1, method=method).compute)
+        np.testing.assert_array_equal(got, nanops.nanquantile(values, 0.3, axis=1,
+                                                              method=method))
 
 
 def test_dask_quantile_calls_it_does_not_take_go_to_dask() -> None:
