@@ -358,9 +358,10 @@ def _weighted_block(name: str, q: Any, axes: tuple[int, ...], method: str, x: np
 
 def _weighted_plan(name: str, a: da.Array, q: Any, method: str, result_dtype: np.dtype
                    ) -> dict[str, Any] | None:
-    """What the weighted selection (:mod:`nanops._dask_weighted`) computes;
-    None for the calls it leaves to the rechunking path (a 2-d or empty
-    ``q``, bool input)."""
+    """What the weighted selection (:mod:`nanops._dask_weighted`) computes
+    (``q`` of any shape: each distinct value is one bracket column, the
+    result takes ``q``'s shape); None for the calls it leaves to the
+    rechunking path (an empty ``q``, a dtype other than float or integer)."""
     from . import _order
     from ._args import Delegate
 
@@ -370,7 +371,7 @@ def _weighted_plan(name: str, a: da.Array, q: Any, method: str, result_dtype: np
         qa = _order._q_array(q, name == "nanpercentile")
     except Delegate:
         return None
-    if qa.ndim > 1 or qa.size == 0:
+    if qa.size == 0:
         return None
     weak = type(q) in (int, float)
     q_code = "f8" if weak else _order._Q_CODE[qa.dtype.kind, qa.dtype.itemsize]
@@ -412,9 +413,11 @@ def _weighted(name: str, a: da.Array, weights: Any, q: Any = None, axis: Any = N
     advance (NumPy's for an all-NaN first slice is not followed); int64
     values beyond 2**53 are compared with the brackets as float64 (nanops
     hands such arrays to NumPy); the ``All-NaN slice`` warning comes once
-    per group of outputs, from the worker; a 2-d or empty ``q``, bool
-    input and ``axis=()`` take an exact fallback that rechunks the reduced
-    axes into one chunk and runs nanops per block."""
+    per group of outputs, from the worker.  Bool input is selected as 0/1
+    (``uint8``) and the result given as nanops gives it (bool).  An empty
+    ``q`` takes an exact fallback that rechunks the reduced axes into one
+    chunk and runs nanops per block (as do ``axis=()``, 0-d and empty
+    arrays, which have no chunks to join)."""
     import nanops
 
     from . import _dask_weighted
@@ -447,7 +450,10 @@ def _weighted(name: str, a: da.Array, weights: Any, q: Any = None, axis: Any = N
         probe = getattr(nanops, name)(sample, q, axis=axis, method=method,
                                       weights=np.ones(sample.shape))
     kd = False if keepdims is np._NoValue else bool(keepdims)
-    plan = _weighted_plan(name, a, q, method, np.asarray(probe).dtype)
+    # bool values selected as 0/1: the same order, the same picks, cast back
+    # to nanops' result dtype (bool) by the plan
+    x = a.astype(np.uint8) if a.dtype.kind == "b" else a
+    plan = _weighted_plan(name, x, q, method, np.asarray(probe).dtype)
     if plan is not None and a.size and a.ndim and axes:
         chunks = tuple(a.chunks[i] if weights.shape[i] == a.shape[i] else (1,)
                        for i in range(a.ndim))
@@ -455,7 +461,7 @@ def _weighted(name: str, a: da.Array, weights: Any, q: Any = None, axis: Any = N
             w = weights if weights.chunks == chunks else weights.rechunk(chunks)
         else:
             w = da.from_array(weights, chunks=chunks)
-        return _dask_weighted.weighted_graph(a, w, axes, kd, plan)
+        return _dask_weighted.weighted_graph(x, w, axes, kd, plan)
     # the exact fallback: the reduced axes in one chunk, nanops per block
     w = da.broadcast_to(da.asarray(weights), a.shape).astype(np.float64)
     whole = {i: -1 for i in axes}

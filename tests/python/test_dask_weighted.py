@@ -98,7 +98,7 @@ def _weights(rng: np.random.Generator, shape: tuple[int, ...], kind: str) -> np.
 def _cases(draw: Any) -> dict[str, Any]:
     ndim = draw(st.integers(1, 3))
     shape = tuple(draw(st.lists(st.integers(1, 7), min_size=ndim, max_size=ndim)))
-    dtype = draw(st.sampled_from(["f8", "f4", "f2", "i4"]))
+    dtype = draw(st.sampled_from(["f8", "f4", "f2", "i4", "?"]))
     rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
     pattern = draw(st.sampled_from(["none", "nan", "ties", "inf", "all-nan"]))
     values = rng.standard_normal(shape) * 10
@@ -106,6 +106,8 @@ def _cases(draw: Any) -> dict[str, Any]:
         values = np.round(values / 8)
     if dtype == "i4":
         values = values.astype(dtype)
+    elif dtype == "?":
+        values = values > 0
     else:
         if pattern != "none":
             values[rng.random(shape) < 0.25] = np.nan
@@ -133,7 +135,8 @@ def _cases(draw: Any) -> dict[str, Any]:
         w_arg = w_np = _weights(rng, shape, kind)
     q = draw(st.sampled_from([
         0.0, 1.0, 0.5, 0.3, [0.0, 0.25, 0.25, 1.0], np.array([0.1, 0.9], np.float32),
-        np.array([0.0, 0.5, 0.75, 1.0], np.float16), np.array(0.4), [0.5, 0.5]]))
+        np.array([0.0, 0.5, 0.75, 1.0], np.float16), np.array(0.4), [0.5, 0.5],
+        np.array([[0.2, 0.5, 0.2], [0.9, 0.0, 0.7]]), [[0.25], [0.75]]]))
     chunks = _chunks(draw, shape)
     x = da.from_array(values, chunks=chunks)
     if form == "dask":
@@ -327,11 +330,34 @@ def test_calls_the_selection_does_not_take_still_equal_nanops() -> None:
     values = rng.standard_normal((6, 7))
     weights = rng.integers(1, 4, values.shape)
     x = da.from_array(values, chunks=(4, 3))
-    # a 2-d q: the exact fallback (the reduced axes in one chunk)
-    q = np.array([[0.2, 0.5], [0.7, 0.9]])
-    got = _compute(nanops.nanquantile(x, q, axis=1, weights=weights, method="inverted_cdf"))
+    # an empty q: the exact fallback (the reduced axes in one chunk)
+    q = np.array([])
+    lazy = nanops.nanquantile(x, q, axis=1, weights=weights, method="inverted_cdf")
+    assert any("rechunk" in str(layer) for layer in lazy.dask.layers)
     want = nanops.nanquantile(values, q, axis=1, weights=weights, method="inverted_cdf")
-    _same(got, want, values, 1)
+    _same(_compute(lazy), want, values, 1)
+    # axis=(): nothing to join, nanops per block
+    got = _compute(nanops.nanquantile(x, 0.5, axis=(), weights=weights, method="inverted_cdf"))
+    _same(got, nanops.nanquantile(values, 0.5, axis=(), weights=weights,
+                                  method="inverted_cdf"), values, ())
+
+
+def test_two_dimensional_q_and_bool_input_need_no_rechunk() -> None:
+    rng = np.random.default_rng(10)
+    values = rng.standard_normal((6, 40))
+    weights = rng.integers(0, 4, values.shape)
+    weights[:, 0] = 1
+    x = da.from_array(values, chunks=(4, 9))
+    q = np.array([[0.2, 0.5, 0.2], [0.7, 0.9, 0.0]])
+    for v, lazy_x in ((values, x), (values > 0.3, x > 0.3)):
+        lazy = nanops.nanquantile(lazy_x, q, axis=1, weights=weights, method="inverted_cdf")
+        assert not any("rechunk" in str(layer) for layer in lazy.dask.layers)
+        assert any("nanops-wquantile" in str(layer) for layer in lazy.dask.layers)
+        want = nanops.nanquantile(v, q, axis=1, weights=weights, method="inverted_cdf")
+        assert want.shape == (2, 3, 6) and lazy.shape == want.shape
+        got = _compute(lazy)
+        assert got.dtype == want.dtype == lazy.dtype
+        _same(got, want, v, 1)
 
 
 def test_lowest_set_bit_exponent_of_weights() -> None:
