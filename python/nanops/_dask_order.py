@@ -328,7 +328,8 @@ def grid_size(max_lane: int, n_brackets: int) -> int:
     return int(min(max(math.isqrt(max(max_lane, 1) * max(n_brackets, 1)), 4), 4096))
 
 
-def passes(max_lane: int, n_brackets: int) -> tuple[int, int, int]:
+def passes(max_lane: int, n_brackets: int, k_first: int | None = None
+           ) -> tuple[int, int, int]:
     """``(k, k_refine, rounds)``: the first grid's intervals, the refining
     grids' intervals and the number of refining passes, so that no pass
     sends more than :data:`_GATHER` values per output, bracket and chunk
@@ -343,8 +344,11 @@ def passes(max_lane: int, n_brackets: int) -> tuple[int, int, int]:
     bracket) leaves ``2 × ceil(m / k_refine)`` of ``m``.  Refining passes
     run while that bound exceeds ``_GATHER``: none for lanes of up to about
     ``_GATHER² / 4 × brackets`` (65 536 × brackets) values per chunk, one
-    up to some 37 million (one bracket) and more (several), two beyond."""
-    k = max(1, min(grid_size(max_lane, n_brackets), _GATHER * max(n_brackets, 1) - 1))
+    up to some 37 million (one bracket) and more (several), two beyond.
+    ``k_first``: the first grid's intervals before the cap (default
+    :func:`grid_size`; the weighted selection asks for a finer one)."""
+    first = grid_size(max_lane, n_brackets) if k_first is None else k_first
+    k = max(1, min(first, _GATHER * max(n_brackets, 1) - 1))
     k_refine = max(_GATHER - 1, 2)
     inside, rounds = 2 * -(-max(max_lane, 1) // k) + 2, 0
     while inside > _GATHER and rounds < 16:

@@ -32,6 +32,13 @@ Four kinds of task run, as in the unweighted selection:
    target, so no mean with a next value is taken there), or ``hi`` is the
    lane's maximum: the answer, and the value after it when
    ``averaged_inverted_cdf`` reads one, lie in ``[lo, hi]``;
+   Lanes too long for one grid to pin the target down within
+   ``_dask_order._GATHER`` values per output, bracket and chunk take
+   *refining* passes first (as the unweighted selection; ``refine`` per
+   chunk: the weight below ``lo`` and a grid of the values in ``[lo,
+   hi]`` with their weights below and at or below; ``rebracket`` per group:
+   the same bounds, offset by the weight below ``lo``, on the narrower
+   grids);
 3. ``select`` (per chunk, second pass after every bracket, bound with
    :func:`dask.graph_manipulation.bind`): per exact output and bracket the
    weight of the values below ``lo`` and above ``hi`` (sums of exact
@@ -67,7 +74,7 @@ from typing import Any, Final
 
 import numpy as np
 
-from ._dask_order import Blocks, _assemble, grid_size
+from ._dask_order import Blocks, _assemble, grid_size, passes
 
 
 __all__ = ["weighted_graph"]
@@ -282,15 +289,72 @@ def _select(x: np.ndarray, w: np.ndarray, axes: tuple[int, ...], lane_shape: tup
     return out
 
 
+def _refine(x: np.ndarray, w: np.ndarray, axes: tuple[int, ...], k: int,
+            groups: list[dict[str, Any]]) -> list[list[dict[str, np.ndarray]]]:
+    """A refining pass over one chunk: per exact output and bracket, the
+    weight strictly below ``lo`` (``settled``) and a grid of the chunk's
+    values in ``[lo, hi]`` (``k + 1`` values at evenly spaced ranks, with
+    the weight of those values strictly below and at or below each, their
+    total and their smallest weight exponent: :func:`_stats`' grid, on the
+    values inside the bracket); per group a list over the bracket columns."""
+    xl = _lanes(x, axes)
+    xf = _as_float(xl)
+    wl = _weights_of(w, x, axes)
+    lane, n_out = xl.shape
+    lo = np.concatenate([g["lo"] for g in groups])
+    hi = np.concatenate([g["hi"] for g in groups])
+    with np.errstate(invalid="ignore"):
+        valid = ~np.isnan(xf) & (wl > 0) & np.isfinite(wl)
+        wv = np.where(valid, wl, 0.0)
+    steps = np.arange(k + 1) / k
+    columns = []
+    for b in range(lo.shape[1]):
+        with np.errstate(invalid="ignore"):
+            lo_b = lo[:, b].astype(xf.dtype)[None, :]
+            hi_b = hi[:, b].astype(xf.dtype)[None, :]
+            settled = np.sum((xf < lo_b) * wv, axis=0)
+            member = valid & (xf >= lo_b) & (xf <= hi_b)
+        m = np.count_nonzero(member, axis=0)
+        total = np.sum(np.where(member, wv, 0.0), axis=0)
+        grid = np.full((n_out, k + 1), np.nan, xf.dtype)
+        below = np.zeros((n_out, k + 1))
+        at_or_below = below.copy()
+        emin = np.full(n_out, 4096)
+        rows = np.flatnonzero(m)
+        if rows.size:
+            if w.dtype.kind in "biu":
+                emin[rows] = 0
+            else:
+                emin = np.min(np.where(member, _lowest_bit_exponent(np.where(member, wl, 1.0)),
+                                       4096), axis=0, initial=4096)
+            xg = np.ascontiguousarray(np.where(member, xf, np.nan)[:, rows].T)
+            wg = np.ascontiguousarray(np.where(member, wv, 0.0)[:, rows].T)
+            ranks = np.floor((m[rows] - 1)[:, None] * steps[None, :]).astype(np.int64)
+            grid[rows], below[rows], at_or_below[rows] = _grid(xg, wg, ranks,
+                                                               int(emin[rows].min()))
+        columns.append({"settled": settled, "grid": grid, "below": below,
+                        "at_or_below": at_or_below, "total": total, "emin": emin})
+    out, start = [], 0
+    for g in groups:
+        stop = start + g["lo"].shape[0]
+        out.append([{key: np.ascontiguousarray(v[start:stop]) for key, v in c.items()}
+                    for c in columns])
+        start = stop
+    return out
+
+
 # --- per group of outputs ----------------------------------------------------
 
 
-def _bounds(stats: list[dict[str, np.ndarray]], short: np.ndarray, reach: np.ndarray
-            ) -> tuple[np.ndarray, np.ndarray]:
+def _bounds(stats: list[dict[str, np.ndarray]], short: np.ndarray, reach: np.ndarray,
+            offset: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """For rows of outputs and each bracket column: ``lo``, the largest grid
     value whose weight strictly below is surely ``< short`` (or 0), and
     ``hi``, the smallest grid value whose weight at or below is surely
-    ``>= reach`` (the largest grid value when none is)."""
+    ``>= reach`` (the largest grid value when none is).  ``offset`` (per
+    row): weight below every grid value besides the grids' own (a refining
+    pass's grids cover only the values inside a bracket; exact sums, so
+    added, not subtracted from the targets)."""
     n_rows, n_cols = short.shape
     values = np.concatenate([s["grid"] for s in stats], axis=1).astype(np.float64)
     # Per grid entry e of a chunk: the chunk's weight below any v is at most
@@ -339,6 +403,9 @@ def _bounds(stats: list[dict[str, np.ndarray]], short: np.ndarray, reach: np.nda
     last = np.minimum.accumulate(np.where(ends, np.arange(width), width - 1)[:, ::-1],
                                  axis=1)[:, ::-1]
     lower = np.take_along_axis(np.cumsum(down_s, axis=1), last, axis=1)
+    below_grid = upper == 0  # nothing of the grids below: the smallest value
+    if offset is not None:
+        upper, lower = upper + offset[:, None], lower + offset[:, None]
     valid = ~np.isnan(sv)
     n_valid = np.count_nonzero(valid, axis=1)
     rows = np.arange(n_rows)
@@ -348,7 +415,7 @@ def _bounds(stats: list[dict[str, np.ndarray]], short: np.ndarray, reach: np.nda
     top = np.maximum(n_valid - 1, 0)
     for b in range(n_cols):
         # both bounds are non-decreasing along a row: counts give the positions
-        n_lo = np.count_nonzero(valid & ((upper < short[:, b:b + 1]) | (upper == 0)), axis=1)
+        n_lo = np.count_nonzero(valid & ((upper < short[:, b:b + 1]) | below_grid), axis=1)
         n_hi = np.count_nonzero(valid & (lower >= reach[:, b:b + 1]), axis=1)
         i_lo = np.maximum(n_lo - 1, 0)
         i_hi = np.where(n_hi > 0, n_valid - n_hi, top)
@@ -396,7 +463,32 @@ def _brackets(stats: list[dict[str, np.ndarray]], plan: dict[str, Any]) -> dict[
         lo[r], hi[r] = _bounds([{key: v[r] for key, v in st.items()} for st in stats],
                                short[r], reach[r])
     return {"counts": counts, "exact": exact, "gather": (counts > 0) & ~bad & ~exact,
-            "lo": lo, "hi": hi, "negative": bool(negative.any()), "bad": bool(bad.any())}
+            "lo": lo, "hi": hi, "negative": bool(negative.any()), "bad": bool(bad.any()),
+            "short": short, "reach": reach}
+
+
+def _rebracket(parts: list[list[dict[str, np.ndarray]]], brackets: dict[str, Any]
+               ) -> dict[str, Any]:
+    """The brackets of a group narrowed by one refining pass (:func:`_refine`
+    of every chunk): per exact output and bracket, the grids of the values
+    in ``[lo, hi]`` bound the weight below each of them, given the weight
+    below ``lo`` (exact sums), with the targets of the first bracketing:
+    the same guarantee on a narrower bracket."""
+    out = dict(brackets)
+    lo, hi = brackets["lo"].copy(), brackets["hi"].copy()
+    rows = np.flatnonzero(brackets["exact"])
+    for b in range(lo.shape[1]):
+        for step in range(0, rows.size, _ROWS_PER_STEP):
+            r = rows[step:step + _ROWS_PER_STEP]
+            offset = np.sum([p[b]["settled"][r] for p in parts], axis=0)
+            stats = [{key: v[r] for key, v in p[b].items()} for p in parts]
+            new_lo, new_hi = _bounds(stats, brackets["short"][r, b:b + 1],
+                                     brackets["reach"][r, b:b + 1], offset)
+            keep = np.isnan(new_lo[:, 0])
+            lo[r, b] = np.where(keep, lo[r, b], new_lo[:, 0])
+            hi[r, b] = np.where(keep, hi[r, b], new_hi[:, 0])
+    out["lo"], out["hi"] = lo, hi
+    return out
 
 
 def _check(brackets: list[dict[str, Any]]) -> int:
@@ -529,7 +621,8 @@ def weighted_graph(a: Any, w: Any, axes: tuple[int, ...], keepdims: bool,
     max_lane = math.prod(max(a.chunks[i]) if a.chunks[i] else 0 for i in axes)
     # about sqrt(2 c × brackets): a finer grid than the unweighted one, as
     # every value kept inside a bracket travels with its weight
-    k = grid_size(2 * max_lane, len(plan["q_items"]))
+    k, k_refine, rounds = passes(max_lane, len(plan["q_items"]),
+                                 grid_size(2 * max_lane, len(plan["q_items"])))
     lane_shape = tuple(a.shape[i] for i in axes)
     starts = [np.concatenate([[0], np.cumsum(c)[:-1]]).astype(int) for c in a.chunks]
 
@@ -561,7 +654,33 @@ def weighted_graph(a: Any, w: Any, axes: tuple[int, ...], keepdims: bool,
     layer1[barrier_name] = (_check, bracket_keys)
     graph1 = HighLevelGraph.from_collections(barrier_name, layer1, dependencies=[a, w])
     barrier = Delayed(barrier_name, graph1)
-    again_a, again_w = bind((a, w), barrier, seed=token)  # the second pass
+    for r in range(rounds):  # refining passes (``_dask_order.passes``)
+        again_a, again_w = bind((a, w), barrier, seed=f"{token}-{r}")
+        refine_name = f"nanops-wquantile-refine{r}-{token}"
+        narrowed_name = f"nanops-wquantile-brackets{r + 1}-{token}"
+        barrier_name = f"nanops-wquantile-barrier{r + 1}-{token}"
+        layer: dict[Any, Any] = {}
+        narrowed_keys = []
+        for kidx in kept_blocks:
+            groups = row_groups(kidx)
+            group_keys = [(brackets_name, *kidx, g) for g in range(len(groups))]
+            refine_keys = []
+            for ridx in reduced_blocks:
+                idx = full_index(kidx, ridx)
+                layer[(refine_name, *idx)] = (_refine, (again_a.name, *idx),
+                                              w_key(again_w.name, idx), axes, k_refine,
+                                              group_keys)
+                refine_keys.append((refine_name, *idx))
+            for g in range(len(groups)):
+                layer[(narrowed_name, *kidx, g)] = (
+                    _rebracket, [(operator.getitem, key, g) for key in refine_keys],
+                    (brackets_name, *kidx, g))
+                narrowed_keys.append((narrowed_name, *kidx, g))
+        layer[barrier_name] = (len, narrowed_keys)
+        graph_r = HighLevelGraph.from_collections(
+            barrier_name, layer, dependencies=[again_a, again_w, barrier])  # type: ignore[list-item]
+        barrier, brackets_name = Delayed(barrier_name, graph_r), narrowed_name
+    again_a, again_w = bind((a, w), barrier, seed=token)  # the last pass
 
     select_name = f"nanops-wquantile-select-{token}"
     finish_name = f"nanops-wquantile-finish-{token}"

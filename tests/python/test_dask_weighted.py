@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import warnings
 from typing import Any
+from unittest import mock
 
 import numpy as np
 import pytest
@@ -24,6 +25,8 @@ import nanops
 da = pytest.importorskip("dask.array")
 dask = pytest.importorskip("dask")
 pytest.importorskip("nanops.dask")
+
+from nanops import _dask_order  # noqa: E402  (after the skips: needs dask's import)
 
 METHODS = ("inverted_cdf", "averaged_inverted_cdf")
 
@@ -143,7 +146,7 @@ def _cases(draw: Any) -> dict[str, Any]:
         w_arg = da.from_array(w_np, chunks=chunks)
     return {"values": values, "x": x, "weights": w_arg, "w_np": w_np, "q": q, "axis": axis,
             "method": draw(st.sampled_from(METHODS)), "keepdims": draw(st.booleans()),
-            "percent": draw(st.booleans())}
+            "percent": draw(st.booleans()), "refine": draw(st.booleans())}
 
 
 @settings(max_examples=60, deadline=None,
@@ -155,8 +158,11 @@ def test_weighted_dask_quantiles_equal_nanops_bit_for_bit(case: dict[str, Any]) 
     if case["percent"]:
         q = q * 100 if isinstance(q, np.ndarray) else (
             [v * 100 for v in q] if isinstance(q, list) else q * 100)
-    _check(name, case["values"], case["x"], q, case["weights"], case["w_np"],
-           axis=case["axis"], method=case["method"], keepdims=case["keepdims"])
+    # a gather bound of 6 values per bracket: refining passes on these small lanes
+    gather = 6 if case["refine"] else _dask_order._GATHER
+    with mock.patch.object(_dask_order, "_GATHER", gather):
+        _check(name, case["values"], case["x"], q, case["weights"], case["w_np"],
+               axis=case["axis"], method=case["method"], keepdims=case["keepdims"])
 
 
 @pytest.mark.parametrize("method", METHODS)
@@ -358,6 +364,54 @@ def test_two_dimensional_q_and_bool_input_need_no_rechunk() -> None:
         got = _compute(lazy)
         assert got.dtype == want.dtype == lazy.dtype
         _same(got, want, v, 1)
+
+
+def test_long_lanes_take_refining_passes_and_send_little() -> None:
+    from nanops import _dask_weighted
+
+    rng = np.random.default_rng(12)
+    # a few ties (copies of a value inside a bracket each travel with their weight)
+    values = np.round(rng.standard_normal((2, 600_000)) * 100_000)
+    values[rng.random(values.shape) < 0.1] = np.nan
+    values[0, rng.random(600_000) < 0.01] = np.inf
+    weights = rng.integers(0, 5, values.shape)
+    chunk = 150_000
+    axes = (1,)
+    plan = nanops.dask._weighted_plan("nanquantile", values, 0.5, "inverted_cdf",
+                                      np.dtype(np.float64))
+    assert plan is not None
+    plan = {**plan, "lane_len": values.shape[1]}
+    k, k_refine, rounds = _dask_order.passes(chunk, 1, _dask_order.grid_size(2 * chunk, 1))
+    assert rounds == 1 and k + 1 <= _dask_order._GATHER
+    parts = [(values[:, i:i + chunk], weights[:, i:i + chunk])
+             for i in range(0, values.shape[1], chunk)]
+    group = [slice(0, 2)]
+    stats = [_dask_weighted._stats(x, w, axes, k, group)[0] for x, w in parts]
+    brackets = _dask_weighted._brackets(stats, plan)
+    assert brackets["exact"].all()
+    refined = [_dask_weighted._refine(x, w, axes, k_refine, [brackets])[0] for x, w in parts]
+    narrowed = _dask_weighted._rebracket(refined, brackets)
+
+    def select(b: dict[str, Any]) -> list[dict[str, Any]]:
+        return [_dask_weighted._select(x, w, axes, (values.shape[1],), (i * chunk,), [b])[0]
+                for i, (x, w) in enumerate(parts)]
+
+    selected = select(narrowed)
+    per_pass = [sum(s["grid"].size for s in stats),
+                sum(c["grid"].size for r in refined for c in r),
+                sum(e["values"].size for s in selected for e in s["inside"])]
+    # outputs (2) × brackets (1) × chunks (4) × the bound, in every pass
+    assert max(per_pass) <= 2 * 1 * len(parts) * _dask_order._GATHER, per_pass
+    unrefined = sum(e["values"].size for s in select(brackets) for e in s["inside"])
+    assert unrefined > 4 * per_pass[2], (unrefined, per_pass)
+    got = _dask_weighted._finish(selected, narrowed, plan)  # (width, outputs)
+    want = nanops.nanquantile(values, 0.5, axis=1, weights=weights, method="inverted_cdf")
+    np.testing.assert_array_equal(got[0], want)
+    # and the whole graph on the lazy arrays
+    x = da.from_array(values, chunks=(1, chunk))
+    lazy = nanops.nanquantile(x, 0.5, axis=1, weights=weights, method="inverted_cdf")
+    assert any("nanops-wquantile-refine0" in str(key) for key in lazy.dask.keys())
+    np.testing.assert_array_equal(_compute(lazy), want)
 
 
 def test_lowest_set_bit_exponent_of_weights() -> None:
