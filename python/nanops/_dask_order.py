@@ -39,8 +39,8 @@ about ``sqrt(c × brackets)`` (:func:`grid_size`): per output, a few times
 moves.  No pass sends more than :data:`_GATHER` values per output, bracket
 and chunk: longer lanes (more than about 65 000 × brackets values per
 chunk and output, e.g. ``axis=None`` over chunks of ~100 MB) take one
-refining pass (two beyond some 37 million) instead.  Counts travel in the narrowest integer type the lane
-allows.
+refining pass (two beyond some 37 million) instead.  Counts travel in
+the narrowest integer type the lane allows.
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ from __future__ import annotations
 import math
 import operator
 import warnings
-from typing import Any, Final
+from typing import Any, Callable, Final
 
 import numpy as np
 
@@ -100,6 +100,29 @@ def _stats(x: np.ndarray, axes: tuple[int, ...], k: int, groups: list[slice]
     return [(counts[g], np.ascontiguousarray(grid[g])) for g in groups]
 
 
+def _against_brackets(x: np.ndarray, axes: tuple[int, ...], groups: list[dict[str, Any]]
+                      ) -> tuple[int, list[int], np.dtype, tuple[Any, ...]]:
+    """The chunk against the brackets of its groups of outputs:
+    ``(outputs, bracket columns in use, the count dtype of its lane,
+    _nanops.bracket_select(...))``, the chunk read as (lane position,
+    output) — a view when the reduced axes lead."""
+    xf = _as_float(x)
+    lo = np.concatenate([g["lo"] for g in groups])
+    hi = np.concatenate([g["hi"] for g in groups])
+    active = np.concatenate([g["active"] for g in groups])
+    n_out = lo.shape[0]
+    lane = math.prod(x.shape[i] for i in axes)
+    lanes = np.moveaxis(xf, axes, tuple(range(len(axes)))).reshape(lane, n_out)
+    cols = [b for b in range(lo.shape[1]) if active[:, b].any()]
+    return n_out, cols, _count_dtype(lane), _nanops.bracket_select(lanes, lo, hi, cols)
+
+
+def _group_rows(groups: list[dict[str, Any]]) -> list[slice]:
+    """The rows of each group among the concatenated outputs of ``groups``."""
+    stops = np.cumsum([g["lo"].shape[0] for g in groups])
+    return [slice(int(b - g["lo"].shape[0]), int(b)) for g, b in zip(groups, stops)]
+
+
 def _select(x: np.ndarray, axes: tuple[int, ...], groups: list[dict[str, Any]]
             ) -> list[dict[str, Any]]:
     """Per output and bracket (the brackets of consecutive groups of
@@ -107,22 +130,13 @@ def _select(x: np.ndarray, axes: tuple[int, ...], groups: list[dict[str, Any]]
     (when ``hi > lo``) counted, and the values strictly between with their
     outputs (``_nanops.bracket_select`` over the chunk in its own
     layout); split by group."""
-    xf = _as_float(x)
-    lo = np.concatenate([g["lo"] for g in groups])
-    hi = np.concatenate([g["hi"] for g in groups])
-    active = np.concatenate([g["active"] for g in groups])
-    n_out = lo.shape[0]
-    # the chunk as (lane position, output): a view when the reduced axes lead
-    lane = math.prod(x.shape[i] for i in axes)
-    lanes = np.moveaxis(xf, axes, tuple(range(len(axes)))).reshape(lane, n_out)
     # What goes back is kept small, as every chunk's part stays in memory
     # until the final selection: counts only for the bracket columns in use,
     # in the narrowest type that holds a lane's length; the values inside a
     # bracket ordered by output, with how many each output has (not an
     # owner per value).
-    cols = [b for b in range(lo.shape[1]) if active[:, b].any()]
-    count_dtype = _count_dtype(lane)
-    below64, at_lo64, at_hi64, inside, owner = _nanops.bracket_select(lanes, lo, hi, cols)
+    n_out, cols, count_dtype, (below64, at_lo64, at_hi64, inside, owner) = _against_brackets(
+        x, axes, groups)
     below, at_lo, at_hi = (c.astype(count_dtype) for c in (below64, at_lo64, at_hi64))
     n_inside = np.empty((n_out, len(cols)), count_dtype)
     for i, o in enumerate(owner):
@@ -148,19 +162,11 @@ def _refine(x: np.ndarray, axes: tuple[int, ...], groups: list[dict[str, Any]], 
     ``nanops::chunked::grid_ranks``; NaN where ``m`` is 0), ``(outputs,
     brackets, k + 1)``: what :func:`_rebracket` narrows the brackets with,
     instead of the values themselves; split by group."""
-    xf = _as_float(x)
-    lo = np.concatenate([g["lo"] for g in groups])
-    hi = np.concatenate([g["hi"] for g in groups])
-    active = np.concatenate([g["active"] for g in groups])
-    n_out = lo.shape[0]
-    lane = math.prod(x.shape[i] for i in axes)
-    lanes = np.moveaxis(xf, axes, tuple(range(len(axes)))).reshape(lane, n_out)
-    cols = [b for b in range(lo.shape[1]) if active[:, b].any()]
-    count_dtype = _count_dtype(lane)
-    below, at_lo, _, inside, owner = _nanops.bracket_select(lanes, lo, hi, cols)
+    n_out, cols, count_dtype, (below, at_lo, _, inside, owner) = _against_brackets(
+        x, axes, groups)
     settled = (below + at_lo).astype(count_dtype)
     n_inside = np.zeros((n_out, len(cols)), count_dtype)
-    grid = np.full((n_out, len(cols), k + 1), np.nan, xf.dtype)
+    grid = np.full((n_out, len(cols), k + 1), np.nan, _as_float(x).dtype)
     steps = np.arange(k + 1) / k  # i / k in float64, as grid_ranks
     for i, (vals, own) in enumerate(zip(inside, owner)):
         vals, m = _nanops.group_by_owner(vals, own.astype(np.int32), n_out)
@@ -171,13 +177,8 @@ def _refine(x: np.ndarray, axes: tuple[int, ...], groups: list[dict[str, Any]], 
             start = np.cumsum(m) - m
             ranks = np.floor((m[rows, None] - 1).astype(np.float64) * steps).astype(np.int64)
             grid[rows, i, :] = np.asarray(vals)[start[rows, None] + ranks]
-    out, start_row = [], 0
-    for g in groups:
-        stop = start_row + g["lo"].shape[0]
-        out.append({"cols": cols, "settled": settled[start_row:stop],
-                    "n_inside": n_inside[start_row:stop], "grid": grid[start_row:stop]})
-        start_row = stop
-    return out
+    return [{"cols": cols, "settled": settled[rows], "n_inside": n_inside[rows],
+             "grid": grid[rows]} for rows in _group_rows(groups)]
 
 
 # --- per block of outputs --------------------------------------------------
@@ -407,6 +408,48 @@ class Blocks:
         return tuple((n,) for n in (q_shape or ())) + chunks
 
 
+def refining_passes(blocks: Blocks, prefix: str, token: str, rounds: int, barrier: Any,
+                    brackets_name: str, rebind: Callable[[Any, str], list[Any]],
+                    refine_task: Callable[[list[Any], tuple[int, ...], list[Any]], tuple[Any, ...]],
+                    rebracket: tuple[Any, ...]) -> tuple[Any, str]:
+    """The layers of ``rounds`` refining passes after ``barrier`` (a Delayed
+    after every bracket of the keys ``(brackets_name, *block, group)``):
+    each pass reads the chunks again (``rebind(parent, seed)``: the inputs
+    bound after ``parent``), runs ``refine_task(inputs, chunk index, the
+    chunk's group bracket keys)`` per chunk and ``rebracket[0](parts,
+    brackets, *rebracket[1:])`` per group.  Returns the last barrier and the
+    name of the last brackets (shared by the unweighted and the weighted
+    selection)."""
+    from dask.delayed import Delayed
+    from dask.highlevelgraph import HighLevelGraph
+
+    for r in range(rounds):  # each pass after every bracket before it
+        again = rebind(barrier, f"{token}-{r}")
+        refine_name = f"{prefix}-refine{r}-{token}"
+        narrowed_name = f"{prefix}-brackets{r + 1}-{token}"
+        barrier_name = f"{prefix}-barrier{r + 1}-{token}"
+        layer: dict[Any, Any] = {}
+        narrowed_keys = []
+        for kidx in blocks.kept_blocks:
+            groups = blocks.row_groups(kidx)
+            group_keys = [(brackets_name, *kidx, g) for g in range(len(groups))]
+            refine_keys = []
+            for ridx in blocks.reduced_blocks:
+                idx = blocks.full_index(kidx, ridx)
+                layer[(refine_name, *idx)] = refine_task(again, idx, group_keys)
+                refine_keys.append((refine_name, *idx))
+            for g in range(len(groups)):
+                layer[(narrowed_name, *kidx, g)] = (
+                    rebracket[0], [(operator.getitem, key, g) for key in refine_keys],
+                    (brackets_name, *kidx, g), *rebracket[1:])
+                narrowed_keys.append((narrowed_name, *kidx, g))
+        layer[barrier_name] = (len, narrowed_keys)
+        graph = HighLevelGraph.from_collections(barrier_name, layer,
+                                                dependencies=[*again, barrier])
+        barrier, brackets_name = Delayed(barrier_name, graph), narrowed_name
+    return barrier, brackets_name
+
+
 def quantile_graph(a: Any, axes: tuple[int, ...], keepdims: bool, plan: dict[str, Any]) -> Any:
     """The lazy statistic of ``plan`` of the dask array ``a`` over ``axes``
     (sorted, normalised): result shape ``q`` shape + kept shape (reduced
@@ -445,31 +488,12 @@ def quantile_graph(a: Any, axes: tuple[int, ...], keepdims: bool, plan: dict[str
     layer1[barrier_name] = (len, bracket_keys)
     graph1 = HighLevelGraph.from_collections(barrier_name, layer1, dependencies=[a])
     barrier = Delayed(barrier_name, graph1)
-    for r in range(rounds):  # refining passes, each after every bracket before it
-        again = bind(a, barrier, seed=f"{token}-{r}")
-        refine_name = f"nanops-order-refine{r}-{token}"
-        narrowed_name = f"nanops-order-brackets{r + 1}-{token}"
-        barrier_name = f"nanops-order-barrier{r + 1}-{token}"
-        layer: dict[Any, Any] = {}
-        narrowed_keys = []
-        for kidx in kept_blocks:
-            groups = row_groups(kidx)
-            group_keys = [(brackets_name, *kidx, g) for g in range(len(groups))]
-            refine_keys = []
-            for ridx in reduced_blocks:
-                idx = full_index(kidx, ridx)
-                layer[(refine_name, *idx)] = (
-                    _refine, (again.name, *idx), axes, group_keys, k_refine)
-                refine_keys.append((refine_name, *idx))
-            for g in range(len(groups)):
-                layer[(narrowed_name, *kidx, g)] = (
-                    _rebracket, [(operator.getitem, key, g) for key in refine_keys],
-                    (brackets_name, *kidx, g), k_refine)
-                narrowed_keys.append((narrowed_name, *kidx, g))
-        layer[barrier_name] = (len, narrowed_keys)
-        graph_r = HighLevelGraph.from_collections(
-            barrier_name, layer, dependencies=[again, barrier])  # type: ignore[list-item]
-        barrier, brackets_name = Delayed(barrier_name, graph_r), narrowed_name
+    barrier, brackets_name = refining_passes(
+        blocks, "nanops-order", token, rounds, barrier, brackets_name,
+        lambda parent, seed: [bind(a, parent, seed=seed)],
+        lambda again, idx, group_keys: (_refine, (again[0].name, *idx), axes, group_keys,
+                                        k_refine),
+        (_rebracket, k_refine))
     again = bind(a, barrier, seed=token)  # the last pass, after every bracket
 
     select_name = f"nanops-order-select-{token}"

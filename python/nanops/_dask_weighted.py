@@ -74,7 +74,7 @@ from typing import Any, Final
 
 import numpy as np
 
-from ._dask_order import Blocks, _assemble, grid_size, passes
+from ._dask_order import Blocks, _assemble, grid_size, passes, refining_passes
 
 
 __all__ = ["weighted_graph"]
@@ -232,15 +232,27 @@ def _grid(xg: np.ndarray, wg: np.ndarray, ranks: np.ndarray, e: int
             np.take_along_axis(cum, np.take_along_axis(last, ranks, axis=1), axis=1))
 
 
+def _chunk_values(x: np.ndarray, w: np.ndarray, axes: tuple[int, ...]
+                  ) -> tuple[np.ndarray, ...]:
+    """The chunk as lanes ``(lane, outputs)``: its values, as float, their
+    weights, which count (non-NaN, positive weight) and the weights that
+    count (0 elsewhere)."""
+    xl = _lanes(x, axes)
+    xf = _as_float(xl)
+    wl = _weights_of(w, x, axes)
+    with np.errstate(invalid="ignore"):
+        valid = ~np.isnan(xf) & (wl > 0)
+        wv = np.where(valid, wl, 0.0)
+    return xl, xf, wl, valid, wv
+
+
 def _select(x: np.ndarray, w: np.ndarray, axes: tuple[int, ...], lane_shape: tuple[int, ...],
             offsets: tuple[int, ...], groups: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Per exact output and bracket: the weight below ``lo`` and above
     ``hi``, and the values in ``[lo, hi]`` with their weights, outputs and
     lane positions; for the gathered outputs every positive-weight value;
     split by group."""
-    xl = _lanes(x, axes)
-    xf = _as_float(xl)
-    wl = _weights_of(w, x, axes)
+    xl, xf, wl, valid, wv = _chunk_values(x, w, axes)
     lane, n_out = xl.shape
     lo = np.concatenate([g["lo"] for g in groups])
     hi = np.concatenate([g["hi"] for g in groups])
@@ -251,9 +263,6 @@ def _select(x: np.ndarray, w: np.ndarray, axes: tuple[int, ...], lane_shape: tup
     where_in_lane = np.ravel_multi_index(
         tuple(p + o for p, o in zip(local, offsets)), lane_shape).astype(np.int64)
     flat_x, flat_w = xl.reshape(-1), wl.reshape(-1)
-    with np.errstate(invalid="ignore"):
-        valid = ~np.isnan(xf) & (wl > 0)
-        wv = np.where(valid, wl, 0.0)
 
     def entries(mask: np.ndarray) -> dict[str, np.ndarray]:
         where = np.flatnonzero(mask)
@@ -297,15 +306,10 @@ def _refine(x: np.ndarray, w: np.ndarray, axes: tuple[int, ...], k: int,
     the weight of those values strictly below and at or below each, their
     total and their smallest weight exponent: :func:`_stats`' grid, on the
     values inside the bracket); per group a list over the bracket columns."""
-    xl = _lanes(x, axes)
-    xf = _as_float(xl)
-    wl = _weights_of(w, x, axes)
-    lane, n_out = xl.shape
+    xl, xf, wl, valid, wv = _chunk_values(x, w, axes)
+    n_out = xl.shape[1]
     lo = np.concatenate([g["lo"] for g in groups])
     hi = np.concatenate([g["hi"] for g in groups])
-    with np.errstate(invalid="ignore"):
-        valid = ~np.isnan(xf) & (wl > 0) & np.isfinite(wl)
-        wv = np.where(valid, wl, 0.0)
     steps = np.arange(k + 1) / k
     columns = []
     for b in range(lo.shape[1]):
@@ -654,32 +658,12 @@ def weighted_graph(a: Any, w: Any, axes: tuple[int, ...], keepdims: bool,
     layer1[barrier_name] = (_check, bracket_keys)
     graph1 = HighLevelGraph.from_collections(barrier_name, layer1, dependencies=[a, w])
     barrier = Delayed(barrier_name, graph1)
-    for r in range(rounds):  # refining passes (``_dask_order.passes``)
-        again_a, again_w = bind((a, w), barrier, seed=f"{token}-{r}")
-        refine_name = f"nanops-wquantile-refine{r}-{token}"
-        narrowed_name = f"nanops-wquantile-brackets{r + 1}-{token}"
-        barrier_name = f"nanops-wquantile-barrier{r + 1}-{token}"
-        layer: dict[Any, Any] = {}
-        narrowed_keys = []
-        for kidx in kept_blocks:
-            groups = row_groups(kidx)
-            group_keys = [(brackets_name, *kidx, g) for g in range(len(groups))]
-            refine_keys = []
-            for ridx in reduced_blocks:
-                idx = full_index(kidx, ridx)
-                layer[(refine_name, *idx)] = (_refine, (again_a.name, *idx),
-                                              w_key(again_w.name, idx), axes, k_refine,
-                                              group_keys)
-                refine_keys.append((refine_name, *idx))
-            for g in range(len(groups)):
-                layer[(narrowed_name, *kidx, g)] = (
-                    _rebracket, [(operator.getitem, key, g) for key in refine_keys],
-                    (brackets_name, *kidx, g))
-                narrowed_keys.append((narrowed_name, *kidx, g))
-        layer[barrier_name] = (len, narrowed_keys)
-        graph_r = HighLevelGraph.from_collections(
-            barrier_name, layer, dependencies=[again_a, again_w, barrier])  # type: ignore[list-item]
-        barrier, brackets_name = Delayed(barrier_name, graph_r), narrowed_name
+    barrier, brackets_name = refining_passes(
+        blocks, "nanops-wquantile", token, rounds, barrier, brackets_name,
+        lambda parent, seed: list(bind((a, w), parent, seed=seed)),
+        lambda again, idx, group_keys: (_refine, (again[0].name, *idx),
+                                        w_key(again[1].name, idx), axes, k_refine, group_keys),
+        (_rebracket,))
     again_a, again_w = bind((a, w), barrier, seed=token)  # the last pass
 
     select_name = f"nanops-wquantile-select-{token}"
