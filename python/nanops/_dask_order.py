@@ -37,9 +37,9 @@ memory between the passes.  A chunk of ``c`` values per output sends ``k +
 about ``sqrt(c × brackets)`` (:func:`grid_size`): per output, a few times
 ``sqrt(c × ranks)`` values per chunk, against the whole lane a rechunk
 moves.  No pass sends more than :data:`_GATHER` values per output, bracket
-and chunk: longer lanes (more than about 65 000 × brackets values per
+and chunk: longer lanes (more than about 130 000 × brackets values per
 chunk and output, e.g. ``axis=None`` over chunks of ~100 MB) take one
-refining pass (two beyond some 37 million) instead.  Counts travel in
+refining pass (two beyond some 33 million) instead.  Counts travel in
 the narrowest integer type the lane allows.
 """
 
@@ -337,21 +337,26 @@ def passes(max_lane: int, n_brackets: int, k_first: int | None = None
     (averaged over the chunks of an output).
 
     The first pass sends ``k + 1`` grid values per output and chunk (``k``
-    from :func:`grid_size`, at most ``_GATHER × brackets - 1``); the values
+    from :func:`grid_size`, raised where that spares a refining pass, at
+    most ``_GATHER × brackets - 1``); the values
     left inside a bracket then number at most ``2 × ceil(c / k)`` per chunk
     of lane length ``c`` plus the bracket's span of ranks (a chunk's values
     below ``lo`` and above ``hi`` are fixed up to a grid interval on each
     side), and a refining pass (:func:`_refine`, ``k_refine + 1`` values per
     bracket) leaves ``2 × ceil(m / k_refine)`` of ``m``.  Refining passes
     run while that bound exceeds ``_GATHER``: none for lanes of up to about
-    ``_GATHER² / 4 × brackets`` (65 536 × brackets) values per chunk, one
-    up to some 37 million (one bracket) and more (several), two beyond.
+    ``_GATHER² / 2 × brackets`` (130 000 × brackets) values per chunk, one
+    up to some 33 million (one bracket; 100 million for three), two beyond.
     ``k_first``: the first grid's intervals before the cap (default
     :func:`grid_size`; the weighted selection asks for a finer one)."""
-    first = grid_size(max_lane, n_brackets) if k_first is None else k_first
-    k = max(1, min(first, _GATHER * max(n_brackets, 1) - 1))
+    lane = max(max_lane, 1)
+    first = grid_size(lane, n_brackets) if k_first is None else k_first
+    cap = max(1, _GATHER * max(n_brackets, 1) - 1)
+    # a finer first grid, up to the cap, where it spares a refining pass
+    enough = -(-lane // max((_GATHER - 2) // 2, 1))
+    k = max(1, min(max(first, enough), cap))
     k_refine = max(_GATHER - 1, 2)
-    inside, rounds = 2 * -(-max(max_lane, 1) // k) + 2, 0
+    inside, rounds = 2 * -(-lane // k) + 2, 0
     while inside > _GATHER and rounds < 16:
         narrower = 2 * -(-inside // k_refine) + 2
         if narrower >= inside:
