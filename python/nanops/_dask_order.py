@@ -71,9 +71,14 @@ _GATHER: Final = 512
 # --- per chunk -----------------------------------------------------------
 
 
+def _float_dtype(dtype: np.dtype) -> np.dtype:
+    """The float type nanops selects values of ``dtype`` in (integers as float64)."""
+    return dtype if dtype.kind == "f" else np.dtype(np.float64)
+
+
 def _as_float(x: np.ndarray) -> np.ndarray:
-    """The chunk in the float type nanops selects it in (integers as float64)."""
-    return x if x.dtype.kind == "f" else x.astype(np.float64)
+    """The chunk in the float type nanops selects it in (:func:`_float_dtype`)."""
+    return x.astype(_float_dtype(x.dtype), copy=False)
 
 
 def _stats(x: np.ndarray, axes: tuple[int, ...], k: int, groups: list[slice]
@@ -141,15 +146,13 @@ def _select(x: np.ndarray, axes: tuple[int, ...], groups: list[dict[str, Any]]
     n_inside = np.empty((n_out, len(cols)), count_dtype)
     for i, o in enumerate(owner):
         n_inside[:, i] = np.bincount(o, minlength=n_out)
-    out, start = [], 0
-    for g in groups:
-        stop = start + g["lo"].shape[0]
+    out = []
+    for rows in _group_rows(groups):
         # each column's owners ascend (the kernel sorts them)
-        cut = [np.searchsorted(o, [start, stop]) for o in owner]
-        out.append({"cols": cols, "below": below[start:stop], "at_lo": at_lo[start:stop],
-                    "at_hi": at_hi[start:stop], "n_inside": n_inside[start:stop],
+        cut = [np.searchsorted(o, [rows.start, rows.stop]) for o in owner]
+        out.append({"cols": cols, "below": below[rows], "at_lo": at_lo[rows],
+                    "at_hi": at_hi[rows], "n_inside": n_inside[rows],
                     "inside": [v[i:j] for v, (i, j) in zip(inside, cut)]})
-        start = stop
     return out
 
 
@@ -166,7 +169,7 @@ def _refine(x: np.ndarray, axes: tuple[int, ...], groups: list[dict[str, Any]], 
         x, axes, groups)
     settled = (below + at_lo).astype(count_dtype)
     n_inside = np.zeros((n_out, len(cols)), count_dtype)
-    grid = np.full((n_out, len(cols), k + 1), np.nan, _as_float(x).dtype)
+    grid = np.full((n_out, len(cols), k + 1), np.nan, _float_dtype(x.dtype))
     steps = np.arange(k + 1) / k  # i / k in float64, as grid_ranks
     for i, (vals, own) in enumerate(zip(inside, owner)):
         vals, m = _nanops.group_by_owner(vals, own.astype(np.int32), n_out)

@@ -74,7 +74,7 @@ from typing import Any, Final
 
 import numpy as np
 
-from ._dask_order import Blocks, _assemble, grid_size, passes, refining_passes
+from ._dask_order import Blocks, _as_float, _assemble, grid_size, passes, refining_passes
 
 
 __all__ = ["weighted_graph"]
@@ -120,10 +120,6 @@ def _lanes(x: np.ndarray, axes: tuple[int, ...]) -> np.ndarray:
     return np.moveaxis(x, axes, tuple(range(len(axes)))).reshape(lane, n_out)
 
 
-def _as_float(x: np.ndarray) -> np.ndarray:
-    return x if x.dtype.kind == "f" else x.astype(np.float64)
-
-
 def _weights_of(w: np.ndarray, x: np.ndarray, axes: tuple[int, ...]) -> np.ndarray:
     """The chunk's weights (a block of the full-shape or broadcast-form
     weights) as float64 ``(lane position, output)``."""
@@ -142,6 +138,17 @@ def _lowest_bit_exponent(w: np.ndarray) -> np.ndarray:
     return np.where(field == 0, -1074, field.astype(np.int64) - 1075) + zeros
 
 
+def _smallest_exponent(w_dtype: np.dtype, wl: np.ndarray, counted: np.ndarray) -> np.ndarray:
+    """Per output (column): the smallest lowest-set-bit exponent among the
+    weights ``counted`` (4096 where none is).  Integer weights (as float64,
+    as nanops takes them) are multiples of ``2**0``: 0, a lower bound of
+    ``e``, which is all the exactness test and the grids need."""
+    if w_dtype.kind in "biu":
+        return np.where(np.any(counted, axis=0), 0, 4096)
+    return np.min(np.where(counted, _lowest_bit_exponent(np.where(counted, wl, 1.0)), 4096),
+                  axis=0, initial=4096)
+
+
 def _stats(x: np.ndarray, w: np.ndarray, axes: tuple[int, ...], k: int,
            groups: list[slice]) -> list[dict[str, np.ndarray]]:
     """Per output of the chunk: the non-NaN count, the positive-weight total,
@@ -158,13 +165,7 @@ def _stats(x: np.ndarray, w: np.ndarray, axes: tuple[int, ...], k: int,
         counts = np.count_nonzero(notnan, axis=0)
         wv = np.where(valid, wl, 0.0)
         total = np.sum(wv, axis=0)
-        if w.dtype.kind in "biu":
-            # integers (as float64, as nanops takes them) are multiples of 2**0:
-            # a lower bound of e, which is all the test below needs
-            emin = np.where(np.any(valid, axis=0), 0, 4096)
-        else:
-            emin = np.min(np.where(valid, _lowest_bit_exponent(np.where(valid, wl, 1.0)), 4096),
-                          axis=0, initial=4096)
+        emin = _smallest_exponent(w.dtype, wl, valid)
         # An output whose weights here already do not sum exactly (a total
         # of at least 2**(53 + e)) cannot sum exactly over the whole lane:
         # it will be gathered, and needs no grid (no sort).
@@ -323,14 +324,9 @@ def _refine(x: np.ndarray, w: np.ndarray, axes: tuple[int, ...], k: int,
         grid = np.full((n_out, k + 1), np.nan, xf.dtype)
         below = np.zeros((n_out, k + 1))
         at_or_below = below.copy()
-        emin = np.full(n_out, 4096)
+        emin = _smallest_exponent(w.dtype, wl, member)
         rows = np.flatnonzero(m)
         if rows.size:
-            if w.dtype.kind in "biu":
-                emin[rows] = 0
-            else:
-                emin = np.min(np.where(member, _lowest_bit_exponent(np.where(member, wl, 1.0)),
-                                       4096), axis=0, initial=4096)
             xg = np.ascontiguousarray(np.where(member, xf, np.nan)[:, rows].T)
             wg = np.ascontiguousarray(np.where(member, wv, 0.0)[:, rows].T)
             ranks = np.floor((m[rows] - 1)[:, None] * steps[None, :]).astype(np.int64)

@@ -248,7 +248,6 @@ def merge(name: str, states: np.ndarray, axis: Any = None) -> np.ndarray:
     array([(7.,)], dtype=[('sum', '<f8')])
     """
     states = np.asarray(states)
-    state_dtype(name, np.float64)  # raises for an unknown name
     return _pack(states.dtype, merge_fields(name, _unpack(states), _axes(axis, states.ndim)))
 
 
