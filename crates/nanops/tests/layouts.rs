@@ -1,9 +1,7 @@
 //! The planner: every layout of the same values gives the reference result,
 //! for every subset of axes.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use nanops::{Axes, Ddof};
 use ndarray::ArrayD;
 use proptest::prelude::*;

@@ -454,10 +454,10 @@ impl Graph {
         let mut edges: BTreeMap<(usize, usize), BTreeSet<usize>> = BTreeMap::new();
         for (from, file) in files.iter().enumerate() {
             for r in paths_in(&file.module, &file.text) {
-                if let Some((to, line)) = resolve(&index, &r) {
-                    if to != from {
-                        edges.entry((from, to)).or_default().insert(line);
-                    }
+                if let Some((to, line)) = resolve(&index, &r)
+                    && to != from
+                {
+                    edges.entry((from, to)).or_default().insert(line);
                 }
             }
         }

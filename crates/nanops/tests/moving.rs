@@ -2,9 +2,7 @@
 //! computed from its own values, for every layout, axis, window and
 //! `min_count`.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use ndarray::{ArrayD, Axis, IxDyn};
 use proptest::prelude::*;
 
@@ -248,11 +246,10 @@ proptest! {
             for (k, &i) in order.iter().enumerate() {
                 if !lane[i].is_nan() {
                     last = Some((k, lane[i]));
-                } else if let Some((j, x)) = last {
-                    if limit.is_none_or(|l| k - j <= l) {
+                } else if let Some((j, x)) = last
+                    && limit.is_none_or(|l| k - j <= l) {
                         lane[i] = x;
                     }
-                }
             }
         }
         for (name, buf, layout) in layouts(&a) {

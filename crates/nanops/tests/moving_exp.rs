@@ -3,9 +3,7 @@
 //! writes it), for every layout, axis, `alpha` (one value or one per
 //! position) and `min_weight`.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use ndarray::{ArrayD, Axis, IxDyn};
 use proptest::prelude::*;
 

@@ -1,8 +1,6 @@
 //! Order statistics through the planner: every layout and axis subset, long lanes.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use nanops::stats::Quantiles;
 use nanops::{Axes, QuantileMethod};
 use ndarray::{Array1, ArrayD, IxDyn};

@@ -2,9 +2,7 @@
 //! pushes, central sums equal exact integer references, every layout and
 //! axis subset gives the slow reference, and offsets cost no digits.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use half::{bf16, f16};
 use nanops::states::{HigherMoments, State};
 use nanops::stats::{NanKurt, NanSkew};

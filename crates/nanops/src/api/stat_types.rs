@@ -21,11 +21,11 @@ impl<E: QuantileElement> Statistic<E> for Median {
     type Output = E::Value;
     fn compute(&self, view: &ArrayViewD<'_, E>, axes: &Axes) -> Result<Report<E::Value>> {
         let stat = order::Median(self.0);
-        if let (Axes::All, Some(xs)) = (axes, view.as_slice_memory_order()) {
-            if xs.len() < order::MIN_BRACKET_LANE {
-                // the whole of a small contiguous array: no plan, no axis list
-                return Ok(order::small_whole(xs, &stat));
-            }
+        if let (Axes::All, Some(xs)) = (axes, view.as_slice_memory_order())
+            && xs.len() < order::MIN_BRACKET_LANE
+        {
+            // the whole of a small contiguous array: no plan, no axis list
+            return Ok(order::small_whole(xs, &stat));
         }
         let axes = axes.normalize(view.ndim())?;
         order::ensure_order_memory::<E::Value>(view.shape(), &axes, 1, 0, 0)?;

@@ -208,11 +208,11 @@ fn sorted_groups<E: QuantileElement>(
     for k in g0..g1 {
         let run = &xs[bounds[k]..bounds[k + 1]];
         let slot = &mut res[(k - g0) * nq..(k - g0 + 1) * nq];
-        if stat.qs.is_none() {
-            if let Some(m) = E::as_values(run).and_then(median_middles) {
-                slot[0] = median_of_middles(m.valid, m.lower, m.upper);
-                continue;
-            }
+        if stat.qs.is_none()
+            && let Some(m) = E::as_values(run).and_then(median_middles)
+        {
+            slot[0] = median_of_middles(m.valid, m.lower, m.upper);
+            continue;
         }
         vals.clear();
         push_valid(&mut vals, run);
@@ -254,10 +254,10 @@ pub(crate) fn group_order<E: QuantileElement>(
     stat: &GroupQuantiles<'_>,
 ) -> Result<ArrayD<E::Value>> {
     let nq = stat.qs.map_or(1, <[f64]>::len);
-    if let Some(qs) = stat.qs {
-        if let Some(&q) = qs.iter().find(|q| !(0.0..=1.0).contains(*q)) {
-            return Err(Error::InvalidQuantile { q });
-        }
+    if let Some(qs) = stat.qs
+        && let Some(&q) = qs.iter().find(|q| !(0.0..=1.0).contains(*q))
+    {
+        return Err(Error::InvalidQuantile { q });
     }
     if stat.weights.is_some() && !stat.method.supports_weights() {
         return Err(Error::WeightsUnsupported {

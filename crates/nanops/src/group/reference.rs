@@ -7,7 +7,7 @@ pub(crate) fn sorted_group(xs: &[f64], labels: &[i64], g: i64) -> Vec<f64> {
     let mut v: Vec<f64> = xs
         .iter()
         .zip(labels)
-        .filter(|(x, &l)| l == g && !x.is_nan())
+        .filter(|&(x, &l)| l == g && !x.is_nan())
         .map(|(&x, _)| x)
         .collect();
     v.sort_by(f64::total_cmp);

@@ -660,7 +660,7 @@ mod tests {
             let mut got: Vec<f32> = s.inside[0]
                 .iter()
                 .zip(&s.owner[0])
-                .filter(|(_, &o)| o as usize == j)
+                .filter(|&(_, &o)| o as usize == j)
                 .map(|(&v, _)| v)
                 .collect();
             inside.sort_by(|a, b| a.partial_cmp(b).unwrap());
@@ -706,7 +706,7 @@ mod tests {
                         let got: Vec<f64> = s.inside[b]
                             .iter()
                             .zip(&s.owner[b])
-                            .filter(|(_, &o)| o as usize == j)
+                            .filter(|&(_, &o)| o as usize == j)
                             .map(|(&v, _)| v)
                             .collect();
                         assert_eq!(got, want, "lane {j} column {b} of {len}x{n_lanes}");

@@ -169,14 +169,14 @@ where
     R: SelectFloat + From<T>,
     S: OrderStatistic,
 {
-    if raw.len() >= MIN_SAMPLED_LANE {
-        if let Some(valid) = stat.of_lane_by_brackets(raw, scratch, out) {
-            // a lane without valid values never gets here: its sample is empty
-            if valid < raw.len() && !stat.nan_policy().skips_nan() {
-                out.fill(R::NAN);
-            }
-            return 0;
+    if raw.len() >= MIN_SAMPLED_LANE
+        && let Some(valid) = stat.of_lane_by_brackets(raw, scratch, out)
+    {
+        // a lane without valid values never gets here: its sample is empty
+        if valid < raw.len() && !stat.nan_policy().skips_nan() {
+            out.fill(R::NAN);
         }
+        return 0;
     }
     let has_nan = collect_valid(vals, raw);
     lane_result(vals, has_nan, stat, scratch, out)
@@ -298,10 +298,11 @@ where
 {
     let nq = stat.width();
     let with_q_axis = stat.leading_axis();
-    if axes.len() == view.ndim() && view.len() < MIN_BRACKET_LANE {
-        if let Some(xs) = view.as_slice_memory_order() {
-            return Ok(small_whole(xs, stat));
-        }
+    if axes.len() == view.ndim()
+        && view.len() < MIN_BRACKET_LANE
+        && let Some(xs) = view.as_slice_memory_order()
+    {
+        return Ok(small_whole(xs, stat));
     }
     let plan = Plan::new(view.shape(), view.strides(), axes);
     let (n_out, lane) = (plan.out_len(), plan.reduce_len());

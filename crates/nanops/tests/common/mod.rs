@@ -80,7 +80,7 @@ pub fn axes_subset(ndim: usize) -> impl Strategy<Value = Vec<usize>> {
     prop::collection::vec(any::<bool>(), ndim).prop_map(|m| {
         m.iter()
             .enumerate()
-            .filter(|(_, &b)| b)
+            .filter(|&(_, &b)| b)
             .map(|(i, _)| i)
             .collect()
     })

@@ -254,11 +254,11 @@ pub(crate) fn median_of_scratch<T: SelectFloat>(values: &mut [T]) -> T {
     if let Some((lower, upper)) = small_middles(values) {
         return median_of_middles(n, lower, upper);
     }
-    if n <= MAX_APART {
-        if let Some((lower, next)) = nth_and_next(values, (n - 1) / 2) {
-            let upper = if n % 2 == 1 { Some(lower) } else { next };
-            return upper.map_or(T::NAN, |upper| median_of_middles(n, lower, upper));
-        }
+    if n <= MAX_APART
+        && let Some((lower, next)) = nth_and_next(values, (n - 1) / 2)
+    {
+        let upper = if n % 2 == 1 { Some(lower) } else { next };
+        return upper.map_or(T::NAN, |upper| median_of_middles(n, lower, upper));
     }
     median_by_selection(values)
 }
@@ -325,24 +325,25 @@ pub(crate) fn select_ranks<T: SelectFloat>(values: &mut [T], offset: usize, rank
 
     let mut left_ranks = &ranks[..middle];
     let mut left = left;
-    if let (Some((&last, rest)), Some(end)) = (left_ranks.split_last(), left.len().checked_sub(1)) {
-        if last + 1 == ranks[middle] {
-            move_max_to_end(left);
-            left = &mut left[..end];
-            left_ranks = rest;
-        }
+    if let (Some((&last, rest)), Some(end)) = (left_ranks.split_last(), left.len().checked_sub(1))
+        && last + 1 == ranks[middle]
+    {
+        move_max_to_end(left);
+        left = &mut left[..end];
+        left_ranks = rest;
     }
 
     let mut right_ranks = &ranks[middle + 1..];
     let mut right = right;
     let mut right_offset = offset + pivot + 1;
-    if let Some((&first, rest)) = right_ranks.split_first() {
-        if first == ranks[middle] + 1 && !right.is_empty() {
-            move_min_to_front(right);
-            right = &mut right[1..];
-            right_offset += 1;
-            right_ranks = rest;
-        }
+    if let Some((&first, rest)) = right_ranks.split_first()
+        && first == ranks[middle] + 1
+        && !right.is_empty()
+    {
+        move_min_to_front(right);
+        right = &mut right[1..];
+        right_offset += 1;
+        right_ranks = rest;
     }
 
     select_ranks(left, offset, left_ranks);

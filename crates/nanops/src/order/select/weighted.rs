@@ -171,7 +171,7 @@ where
             .iter()
             .zip(weights)
             .enumerate()
-            .filter(|(_, (_, &w))| w > 0.0)
+            .filter(|&(_, (_, &w))| w > 0.0)
             .map(|(i, (&v, _))| (v.to_f64_exact(), i)),
     );
     pairs.sort_unstable_by(|a, b| ascending(&a.0, &b.0).then(a.1.cmp(&b.1)));
