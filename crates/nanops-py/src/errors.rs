@@ -77,28 +77,38 @@ pub const KEEP_GIL_BELOW: usize = 1 << 15;
 /// Runs `f` over an input of `len` elements, with the GIL released unless the
 /// input is tiny; a panic becomes a `RuntimeError`, never an abort or a
 /// `PanicException` reaching the caller.
+///
+/// Generic only in the value it hands back: the GIL release and the panic
+/// catch are [`run_guarded`], compiled once rather than once per primitive
+/// and element type.
 pub fn guard<T: Send>(
     py: Python<'_>,
     len: usize,
     f: impl FnOnce() -> nanops::Result<T> + Send,
 ) -> PyResult<T> {
-    let out = if len < KEEP_GIL_BELOW {
-        catch_unwind(AssertUnwindSafe(f))
-    } else {
-        py.detach(|| catch_unwind(AssertUnwindSafe(f)))
-    };
-    match out {
-        Ok(Ok(v)) => Ok(v),
-        Ok(Err(e)) => Err(to_py(py, e)),
-        Err(panic) => {
-            let msg = panic
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| panic.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "unknown panic".into());
-            Err(PyRuntimeError::new_err(format!(
-                "internal error in nanops (please report): {msg}"
-            )))
-        }
+    let mut f = Some(f);
+    let mut out = None;
+    run_guarded(py, len, &mut || out = f.take().map(|f| f()))?;
+    match out.expect("the job ran to its end") {
+        Ok(v) => Ok(v),
+        Err(e) => Err(to_py(py, e)),
     }
+}
+
+/// Runs `job` as [`guard`] says: the GIL released unless `len` is tiny, a
+/// panic caught and turned into a `RuntimeError`.
+fn run_guarded(py: Python<'_>, len: usize, job: &mut (dyn FnMut() + Send)) -> PyResult<()> {
+    let out = if len < KEEP_GIL_BELOW {
+        catch_unwind(AssertUnwindSafe(&mut *job))
+    } else {
+        py.detach(|| catch_unwind(AssertUnwindSafe(job)))
+    };
+    out.map_err(|panic| {
+        let msg = panic
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown panic".into());
+        PyRuntimeError::new_err(format!("internal error in nanops (please report): {msg}"))
+    })
 }

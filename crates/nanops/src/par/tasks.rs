@@ -93,6 +93,10 @@ pub(crate) fn map_tasks<T: Send + Sync>(n: usize, f: impl Fn(usize) -> T + Sync)
 
 /// [`map_tasks`] with the choice of who runs the tasks; the results are
 /// the same (in index order) either way.
+///
+/// Generic only in the slots it fills: running the tasks is
+/// [`run_tasks`], compiled once, so the pool's machinery is not
+/// instantiated again for every kernel that starts tasks.
 pub(crate) fn map_tasks_by<T: Send + Sync>(
     hand_off: HandOff,
     n: usize,
@@ -101,32 +105,46 @@ pub(crate) fn map_tasks_by<T: Send + Sync>(
     if n <= 1 || rayon::current_num_threads() == 1 {
         return (0..n).map(f).collect();
     }
-    if hand_off == HandOff::Pool {
-        use rayon::prelude::*;
-        // one index per job, so a late worker leaves its share to the other
-        let f = &f;
-        return (0..n).into_par_iter().with_max_len(1).map(f).collect();
-    }
     let mut out: Vec<MaybeUninit<T>> = Vec::with_capacity(n);
     out.resize_with(n, MaybeUninit::uninit);
     let slots = SendPtr(out.as_mut_ptr().cast_const());
     let job = move |i: usize| {
         let v = f(i);
-        // SAFETY: index `i` is claimed once, so this slot is written by
-        // this task only, and `out` outlives every task (see `work`).
+        // SAFETY: index `i` is run once, so this slot is written by this
+        // task only, and `out` outlives every task (`run_tasks` returns
+        // only when all are done).
         unsafe { slots.get().cast_mut().add(i).write(MaybeUninit::new(v)) };
     };
+    // A panic in a task unwinds from here once the others are done: the
+    // slots of panicked tasks are uninitialised, so none is read, and
+    // dropping `out` frees the buffer and leaks the finished values.
+    run_tasks(hand_off, n, &job);
+    // SAFETY: every slot was written (`run_tasks` returned, so no task
+    // panicked), and `MaybeUninit<T>` has the layout of `T`.
+    out.into_iter()
+        .map(|v| unsafe { v.assume_init() })
+        .collect()
+}
+
+/// Runs `job(0), …, job(n − 1)` as [`HandOff`] says and returns when all
+/// are done; a panic in any task is resumed here once the others are done.
+fn run_tasks(hand_off: HandOff, n: usize, job: &(dyn Fn(usize) + Sync)) {
+    if hand_off == HandOff::Pool {
+        use rayon::prelude::*;
+        // one index per job, so a late worker leaves its share to the other
+        (0..n).into_par_iter().with_max_len(1).for_each(job);
+        return;
+    }
     let shared = Arc::new(Shared {
         next: AtomicUsize::new(0),
         done: AtomicUsize::new(0),
         panic: Mutex::new(None),
     });
-    let job_ref: &(dyn Fn(usize) + Sync) = &job;
     // SAFETY: erases the lifetime; `work` only calls the job for claimed
     // indices below `n`, and this function waits for all of those.
     let job_ptr: JobPtr = SendPtr(unsafe {
         std::mem::transmute::<*const (dyn Fn(usize) + Sync + '_), *const (dyn Fn(usize) + Sync)>(
-            job_ref,
+            job,
         )
     });
     let helpers = rayon::current_num_threads()
@@ -149,17 +167,10 @@ pub(crate) fn map_tasks_by<T: Send + Sync>(
             std::thread::yield_now();
         }
     }
-    if let Some(p) = shared.panic.lock().expect("never poisoned").take() {
-        // the slots of panicked tasks are uninitialised, so none is read:
-        // dropping `out` frees the buffer and leaks the finished values
-        drop(out);
+    let panic = shared.panic.lock().expect("never poisoned").take();
+    if let Some(p) = panic {
         resume_unwind(p);
     }
-    // SAFETY: every slot was written (`done == n`, no task panicked), and
-    // `MaybeUninit<T>` has the layout of `T`.
-    out.into_iter()
-        .map(|v| unsafe { v.assume_init() })
-        .collect()
 }
 
 #[cfg(test)]
