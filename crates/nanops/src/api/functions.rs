@@ -37,7 +37,7 @@ use crate::group::{
 };
 use crate::options::{Axes, Ddof, NanPolicy, QuantileMethod, QuantileOptions};
 use crate::reduce::{
-    NanCount, NanKurt, NanMax, NanMean, NanMin, NanProd, NanSkew, NanStd, NanSum, NanVar,
+    NanCount, NanKurt, NanMax, NanMean, NanMin, NanProd, NanSkew, NanStd, NanSum, NanVar, VarOrStd,
 };
 use crate::scan::{
     run_lanes, scan, scan_flat, CumProd, CumSum, ExpStat, Fill, LaneKernel, MoveCount, MoveExp,
@@ -1409,7 +1409,7 @@ nan_functions! {
     /// assert!(v[1].is_nan()); // one value, ddof = 1
     /// # Ok::<(), nanops::Error>(())
     /// ```
-    group fn group_nanvar(ddof: impl Into<Ddof>) -> E::Var where E: Element = Streaming(NanVar(ddof.into()));
+    group fn group_nanvar(ddof: impl Into<Ddof>) -> E::Var where E: Element = Streaming(VarOrStd::from(NanVar(ddof.into())));
 
     /// Standard deviation of the non-NaN values of each group with `ddof`; NaN where `count − ddof ≤ 0`.
     ///
@@ -1435,7 +1435,7 @@ nan_functions! {
     /// assert_eq!(nanops::group_nanstd(&a, &labels, 0, None, 0.0)?, array![1.0, 0.0].into_dyn());
     /// # Ok::<(), nanops::Error>(())
     /// ```
-    group fn group_nanstd(ddof: impl Into<Ddof>) -> E::Var where E: Element = Streaming(NanStd(ddof.into()));
+    group fn group_nanstd(ddof: impl Into<Ddof>) -> E::Var where E: Element = Streaming(VarOrStd::from(NanStd(ddof.into())));
 
     /// Skewness of the non-NaN values of each group, as [`nanskew`] (scipy's `skew`); NaN for fewer than two values.
     ///

@@ -56,6 +56,14 @@ pub trait Element:
     /// The NaN of this type (integers, which have none: zero, never observed
     /// because their slices cannot be all-NaN and empty slices are errors).
     fn nan() -> Self;
+    /// Whether reductions give short lanes (at most 16 values, many outputs)
+    /// a kernel per lane length (`Reducer::short_state`) rather than
+    /// transposing them into the rows kernel: `f32` and `f64` only. For the
+    /// other types those sixteen kernels per reducer (and per instruction
+    /// set, for `f16`) cost more build time than the short-lane calls of
+    /// those types are worth.
+    #[doc(hidden)]
+    const SHORT_LANE_KERNELS: bool = false;
     /// Runs a hot loop over values of this type. Real floating types run it
     /// compiled for the best instruction set of the CPU (see `simd::dispatch`);
     /// complex, integers and `bool` run it as compiled (rare enough not to

@@ -99,6 +99,7 @@ macro_rules! float_element {
             fn nan() -> Self {
                 <$t>::NAN
             }
+            const SHORT_LANE_KERNELS: bool = true;
             #[inline(always)]
             fn dispatch<T>(f: impl FnOnce() -> T) -> T {
                 crate::simd::dispatch::dispatch(f)

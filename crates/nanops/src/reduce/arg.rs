@@ -118,6 +118,11 @@ impl<E: Element, const MAX: bool> Reducer<E> for ArgReducer<MAX> {
     type Value = E;
     type State = ArgState<E, MAX>;
     type Output = usize;
+    type Kernel = Self;
+    #[inline(always)]
+    fn kernel(&self) -> &Self {
+        self
+    }
     #[inline(always)]
     fn push_slice(&self, st: &mut Self::State, xs: &[E]) {
         if let Some((v, i)) = arg_slice::<E, MAX>(xs) {

@@ -15,6 +15,11 @@ impl<E: Element> Reducer<E> for NanCount {
     type Value = bool;
     type State = Count;
     type Output = u64;
+    type Kernel = Self;
+    #[inline(always)]
+    fn kernel(&self) -> &Self {
+        self
+    }
     #[inline(always)]
     fn push_slice(&self, st: &mut Count, xs: &[E]) {
         if !E::CAN_BE_NAN {

@@ -82,7 +82,8 @@ fn chunked_states<E: Element, R: Reducer<E>>(
         let sub = plan.restrict_reduced(c * step, ((c + 1) * step).min(d0.len));
         let mut st = vec![R::State::default(); n_out];
         // SAFETY: `sub` restricts the plan of the view behind `ptr`.
-        run(unsafe { &Walker::new(ptr, &sub) }, r, &mut st, 0);
+        let walker = unsafe { Walker::new(ptr, &sub) };
+        run(&walker, r.kernel(), &mut st, 0);
         st
     };
     let partials: Vec<Vec<R::State>> = if n_out * n_red >= 2 * MIN_TASK {
@@ -150,9 +151,12 @@ fn by_outputs<E: Element, R: Reducer<E>>(
     // SAFETY: `plan` was made from the view behind `ptr`.
     let walker = unsafe { Walker::new(ptr, plan) };
     let dst = SendPtr(out.as_mut_ptr().cast::<R::Output>().cast_const());
-    let short = R::SHORT && !rows && n_out > 1 && walker.short_lane().is_some();
+    let short = !rows && n_out > 1 && walker.short_lane().is_some();
     let task = |start: usize, end: usize| {
-        if short {
+        // the constants tested where the call is made: the short-lane
+        // kernels are then not compiled for the reducers and element types
+        // without them
+        if R::SHORT && E::SHORT_LANE_KERNELS && short {
             // SAFETY: each task writes its own outputs of the plan's output.
             return unsafe {
                 short_lanes_into(&walker, r, start, end - start, dst.get().cast_mut())
@@ -163,7 +167,7 @@ fn by_outputs<E: Element, R: Reducer<E>>(
         for s in (start..end).step_by(tile) {
             st.clear();
             st.resize(tile.min(end - s), R::State::default());
-            run(&walker, r, &mut st, s);
+            run(&walker, r.kernel(), &mut st, s);
             // SAFETY: each task finishes its own outputs of the plan's output.
             degenerate += unsafe { finish_into(plan, r, &st, s, dst.get().cast_mut()) };
         }
@@ -243,16 +247,17 @@ pub(crate) fn reduce<E: Element, R: Reducer<E>>(
     axes: &[usize],
     r: &R,
 ) -> (ArrayD<R::Output>, usize) {
-    if axes.len() == view.ndim() && view.len() < 2 * CHUNK {
-        if let Some(xs) = view.as_slice_memory_order() {
-            // A small contiguous array reduced whole: the plan would be one
-            // lane over `xs` in memory order, so the state is the same, bit
-            // for bit, without planning.
-            let mut st = R::State::default();
-            run_slice(r, &mut st, xs);
-            let value = ArrayD::from_elem(IxDyn(&[]), r.finish(&st));
-            return (value, r.degenerate(&st) as usize);
-        }
+    if axes.len() == view.ndim()
+        && view.len() < 2 * CHUNK
+        && let Some(xs) = view.as_slice_memory_order()
+    {
+        // A small contiguous array reduced whole: the plan would be one
+        // lane over `xs` in memory order, so the state is the same, bit
+        // for bit, without planning.
+        let mut st = R::State::default();
+        run_slice(r.kernel(), &mut st, xs);
+        let value = ArrayD::from_elem(IxDyn(&[]), r.finish(&st));
+        return (value, r.degenerate(&st) as usize);
     }
     let plan = Plan::new(view.shape(), view.strides(), axes);
     let n_out = plan.out_len();

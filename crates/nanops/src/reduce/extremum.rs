@@ -125,6 +125,11 @@ macro_rules! extremum_reducer {
             type Value = E;
             type State = Extremum<E, $max>;
             type Output = E;
+            type Kernel = Self;
+            #[inline(always)]
+            fn kernel(&self) -> &Self {
+                self
+            }
             #[inline(always)]
             fn push_slice(&self, st: &mut Self::State, xs: &[E]) {
                 if xs.len() < 2 * LANES {

@@ -16,6 +16,11 @@ impl<E: Element> Reducer<E> for NanMean {
     type Value = E::Float;
     type State = Mean<E::Float>;
     type Output = E::Mean;
+    type Kernel = Self;
+    #[inline(always)]
+    fn kernel(&self) -> &Self {
+        self
+    }
     #[inline(always)]
     fn push_slice(&self, st: &mut Self::State, xs: &[E]) {
         st.count += sum_into(&mut st.sum, xs, E::to_float);

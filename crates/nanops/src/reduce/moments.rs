@@ -264,14 +264,19 @@ fn column_moments<E: Element>(states: &mut [Moments<E::Float>], rows: &[&[E]], j
     }
 }
 
-/// Implements [`Reducer`] for `$t`, the variance (`$std = false`) or the
-/// standard deviation (`$std = true`) with the ddof `self.0`.
+/// Implements [`Reducer`] for `$t`, the variance or, where `self.std`,
+/// the standard deviation, with the ddof `self.ddof`.
 macro_rules! var_reducer {
-    ($t:ty, $std:literal) => {
+    ($t:ty) => {
         impl<E: Element> Reducer<E> for $t {
             type Value = E::Float;
             type State = Moments<E::Float>;
             type Output = E::Var;
+            type Kernel = Self;
+            #[inline(always)]
+            fn kernel(&self) -> &Self {
+                self
+            }
             #[inline(always)]
             /// Block by block; a block is centered on the state's mean once the
             /// state holds half a block (one pass fewer: see [`tile_moments`] for
@@ -338,16 +343,16 @@ macro_rules! var_reducer {
             }
             fn finish(&self, st: &Self::State) -> E::Var {
                 let v = st
-                    .variance(self.0 .0)
+                    .variance(self.ddof.0)
                     .unwrap_or_else(<E::Float as FloatAcc>::Real::nan);
-                if $std {
+                if self.std {
                     E::std_from_real(v)
                 } else {
                     E::var_from_real(v)
                 }
             }
             fn degenerate(&self, st: &Self::State) -> bool {
-                st.variance(self.0 .0).is_none()
+                st.variance(self.ddof.0).is_none()
             }
         }
     };
@@ -361,9 +366,45 @@ pub struct NanVar(pub Ddof);
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct NanStd(pub Ddof);
 
-var_reducer!(NanVar, false);
-var_reducer!(NanStd, true);
-statistics!(NanVar, NanStd);
+pub(crate) use var_or_std::VarOrStd;
+
+mod var_or_std {
+    use crate::options::Ddof;
+
+    /// The one kernel of [`NanVar`](super::NanVar) and
+    /// [`NanStd`](super::NanStd) (their results, partial states and group
+    /// forms): the square root is taken or not when a state is finished, so
+    /// the moments kernels are compiled once for both. Public in name only
+    /// (the statistics' associated types name it); unreachable from outside.
+    #[derive(Clone, Copy, Debug, Default, PartialEq)]
+    pub struct VarOrStd {
+        /// Delta degrees of freedom.
+        pub(crate) ddof: Ddof,
+        /// The standard deviation rather than the variance.
+        pub(crate) std: bool,
+    }
+}
+
+impl From<NanVar> for VarOrStd {
+    fn from(v: NanVar) -> Self {
+        VarOrStd {
+            ddof: v.0,
+            std: false,
+        }
+    }
+}
+
+impl From<NanStd> for VarOrStd {
+    fn from(s: NanStd) -> Self {
+        VarOrStd {
+            ddof: s.0,
+            std: true,
+        }
+    }
+}
+
+var_reducer!(VarOrStd);
+statistics!(NanVar => VarOrStd, NanStd => VarOrStd);
 
 // --- skewness and kurtosis ---------------------------------------------------
 
@@ -610,6 +651,11 @@ macro_rules! higher_reducer {
             type Value = Real<E>;
             type State = HigherMoments<Real<E>>;
             type Output = E::Var;
+            type Kernel = Self;
+            #[inline(always)]
+            fn kernel(&self) -> &Self {
+                self
+            }
             /// Block by block ([`block_higher`]): one pass per block once
             /// the state's mean can center it, Pébay's merge between blocks.
             #[inline(always)]

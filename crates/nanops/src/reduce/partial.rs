@@ -20,6 +20,11 @@ where
     type Value = R::Value;
     type State = R::State;
     type Output = R::State;
+    type Kernel = R::Kernel;
+    #[inline(always)]
+    fn kernel(&self) -> &R::Kernel {
+        self.0.kernel()
+    }
     #[inline(always)]
     fn push_slice(&self, st: &mut Self::State, xs: &[E]) {
         self.0.push_slice(st, xs);

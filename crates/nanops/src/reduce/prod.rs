@@ -96,6 +96,11 @@ impl<E: Element> Reducer<E> for NanProd {
     type Value = E::Acc;
     type State = Product<E::Acc>;
     type Output = E::Sum;
+    type Kernel = Self;
+    #[inline(always)]
+    fn kernel(&self) -> &Self {
+        self
+    }
     #[inline(always)]
     fn push_slice(&self, st: &mut Self::State, xs: &[E]) {
         let mut lanes = Lanes::<E::Acc, LANES>::new();

@@ -112,6 +112,13 @@ pub trait Reducer<E: Element>: Sync {
     type State: State<Self::Value>;
     /// The result type of one output element.
     type Output: Copy + Default + Send + Sync + 'static;
+    /// The reducer whose walks fill this one's states: itself, or the
+    /// reducer whose partial states these are (`Partial`), so that the walks
+    /// over every layout are compiled once for a statistic's results and its
+    /// partial states.
+    type Kernel: Reducer<E, State = Self::State>;
+    /// See [`Reducer::Kernel`].
+    fn kernel(&self) -> &Self::Kernel;
     /// Folds a contiguous run of one output's values.
     fn push_slice(&self, st: &mut Self::State, xs: &[E]);
     /// Folds one value (NaN skipped): what `push_slice` of a one-value run

@@ -133,6 +133,11 @@ impl<E: Element> Reducer<E> for NanSum {
     type Value = E::Acc;
     type State = Sum<E::Acc>;
     type Output = E::Sum;
+    type Kernel = Self;
+    #[inline(always)]
+    fn kernel(&self) -> &Self {
+        self
+    }
     #[inline(always)]
     fn push_slice(&self, st: &mut Self::State, xs: &[E]) {
         sum_into(st, xs, E::to_acc);

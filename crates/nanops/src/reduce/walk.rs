@@ -32,9 +32,20 @@ macro_rules! by_short_len {
 /// `block` (`len` rows of `w` values): `block[l·w + k] = rows[k·len + l]`.
 ///
 /// The length is made a constant (1 to [`SHORT_LANE`]) so each row's loads
-/// unroll and vectorise as one interleaved group.
+/// unroll and vectorise as one interleaved group. Compiled once per element
+/// type (for the best instruction set), not inlined into every reducer: the
+/// sixteen unrolled copies are the same whatever is done with the block.
+#[inline(never)]
+fn transpose_rows<E: Element>(rows: &[E], len: usize, block: &mut [E]) {
+    E::dispatch(
+        #[inline(always)]
+        || transpose_fixed(rows, len, block),
+    )
+}
+
+/// [`transpose_rows`], inlined into the instruction set's version.
 #[inline(always)]
-fn transpose_rows<E: Copy>(rows: &[E], len: usize, block: &mut [E]) {
+fn transpose_fixed<E: Copy>(rows: &[E], len: usize, block: &mut [E]) {
     #[inline(always)]
     fn fixed<E: Copy, const L: usize>(rows: &[E], block: &mut [E]) {
         let w = rows.len() / L;
@@ -150,66 +161,84 @@ impl<E: Element> Walker<'_, E> {
             *degenerate += r.degenerate(&st) as usize;
             r.finish(&st)
         }
+        /// The results of lanes one after another (`rows`) into outputs
+        /// one after another.
         #[inline(always)]
-        fn each<E: Element, R: Reducer<E>, const L: usize>(
+        fn adjacent<E: Element, R: Reducer<E>, const L: usize>(
+            r: &R,
+            outs: &mut [R::Output],
+            rows: &[E],
+            degenerate: &mut usize,
+        ) {
+            for (slot, lane) in outs.iter_mut().zip(rows.chunks_exact(L)) {
+                let lane = lane.try_into().expect("chunks of L");
+                *slot = one::<E, R, L>(r, lane, degenerate);
+            }
+        }
+        /// The results of `run` lanes `stride` apart from `offset` into the
+        /// plan's outputs from `dst` on.
+        #[inline(always)]
+        fn scattered<E: Element, R: Reducer<E>, const L: usize>(
             w: &Walker<'_, E>,
             r: &R,
-            start: usize,
-            count: usize,
+            (offset, stride, run): (isize, isize, usize),
+            dst: &mut Odometer,
             out: *mut R::Output,
-        ) -> usize {
-            let kept: Vec<Dim> = w.plan().kept.iter().map(|k| k.dim).collect();
-            let stride = kept.last().map_or(0, |d| d.stride);
-            let in_order = w.plan().out_in_order();
-            let out_dims = w.plan().out_dims();
-            let mut degenerate = 0;
-            let mut done = 0;
-            // runs along the innermost kept dimension: offsets step by its
-            // stride, without the odometer's per-index bookkeeping
-            while done < count {
-                let j = start + done;
-                let odo = Odometer::new(&kept, w.plan().base, j);
-                let run = odo.run_left().min(count - done);
-                if in_order && stride == L as isize {
-                    // rows one after another, outputs one after another
-                    let rows = w.slice(odo.offset, run * L);
-                    // SAFETY: outputs `j..j + run` lie in `out` (caller).
-                    let out = unsafe { std::slice::from_raw_parts_mut(out.add(j), run) };
-                    // lanes in blocks, each block asking for the memory of a
-                    // later one: the hardware prefetcher alone leaves the
-                    // reads of main memory and the lanes' work one after the
-                    // other (a cheap reducer's own choice: the extra loop
-                    // slows the heavier lane kernels when the input is cached)
-                    let block = if R::PREFETCH_SHORT {
-                        (SHORT_BLOCK_VALUES / L).max(1)
-                    } else {
-                        run.max(1)
-                    };
-                    for (outs, rows) in out.chunks_mut(block).zip(rows.chunks(block * L)) {
-                        if R::PREFETCH_SHORT {
-                            prefetch_lines_ahead(rows);
-                        }
-                        for (slot, lane) in outs.iter_mut().zip(rows.chunks_exact(L)) {
-                            let lane = lane.try_into().expect("chunks of L");
-                            *slot = one::<E, R, L>(r, lane, &mut degenerate);
-                        }
-                    }
-                } else {
-                    let mut dst = Odometer::new(&out_dims, w.plan().out_base, j);
-                    for k in 0..run {
-                        let lane = w.slice(odo.offset + k as isize * stride, L);
-                        let value = one::<E, R, L>(r, lane.try_into().expect("L"), &mut degenerate);
-                        // SAFETY: the plan's output offsets lie in `out` (caller).
-                        unsafe { *out.offset(dst.offset) = value };
-                        dst.advance();
-                    }
-                }
-                done += run;
+            degenerate: &mut usize,
+        ) {
+            for k in 0..run {
+                let lane = w.slice(offset + k as isize * stride, L);
+                let value = one::<E, R, L>(r, lane.try_into().expect("L"), degenerate);
+                // SAFETY: the plan's output offsets lie in `out` (caller).
+                unsafe { *out.offset(dst.offset) = value };
+                dst.advance();
             }
-            degenerate
         }
+        // Only the lane loops are compiled per length: the walk around them
+        // once per element type and reducer.
         let len = self.short_lane().expect("a short lane");
-        by_short_len!(len, each::<E, R>(self, r, start, count, out))
+        let kept: Vec<Dim> = self.plan().kept.iter().map(|k| k.dim).collect();
+        let stride = kept.last().map_or(0, |d| d.stride);
+        let in_order = self.plan().out_in_order();
+        let out_dims = self.plan().out_dims();
+        let mut degenerate = 0;
+        let mut done = 0;
+        // runs along the innermost kept dimension: offsets step by its
+        // stride, without the odometer's per-index bookkeeping
+        while done < count {
+            let j = start + done;
+            let odo = Odometer::new(&kept, self.plan().base, j);
+            let run = odo.run_left().min(count - done);
+            if in_order && stride == len as isize {
+                // rows one after another, outputs one after another
+                let rows = self.slice(odo.offset, run * len);
+                // SAFETY: outputs `j..j + run` lie in `out` (caller).
+                let out = unsafe { std::slice::from_raw_parts_mut(out.add(j), run) };
+                // lanes in blocks, each block asking for the memory of a
+                // later one: the hardware prefetcher alone leaves the
+                // reads of main memory and the lanes' work one after the
+                // other (a cheap reducer's own choice: the extra loop
+                // slows the heavier lane kernels when the input is cached)
+                let block = if R::PREFETCH_SHORT {
+                    (SHORT_BLOCK_VALUES / len).max(1)
+                } else {
+                    run.max(1)
+                };
+                for (outs, rows) in out.chunks_mut(block).zip(rows.chunks(block * len)) {
+                    if R::PREFETCH_SHORT {
+                        prefetch_lines_ahead(rows);
+                    }
+                    let d = &mut degenerate;
+                    by_short_len!(len, adjacent::<E, R>(r, outs, rows, d));
+                }
+            } else {
+                let mut dst = Odometer::new(&out_dims, self.plan().out_base, j);
+                let (d, lanes) = (&mut degenerate, (odo.offset, stride, run));
+                by_short_len!(len, scattered::<E, R>(self, r, lanes, &mut dst, out, d));
+            }
+            done += run;
+        }
+        degenerate
     }
 
     #[inline(always)]
