@@ -264,98 +264,90 @@ fn column_moments<E: Element>(states: &mut [Moments<E::Float>], rows: &[&[E]], j
     }
 }
 
-/// Implements [`Reducer`] for `$t`, the variance or, where `self.std`,
-/// the standard deviation, with the ddof `self.ddof`.
-macro_rules! var_reducer {
-    ($t:ty) => {
-        impl<E: Element> Reducer<E> for $t {
-            type Value = E::Float;
-            type State = Moments<E::Float>;
-            type Output = E::Var;
-            type Kernel = Self;
-            #[inline(always)]
-            fn kernel(&self) -> &Self {
-                self
-            }
-            #[inline(always)]
-            /// Block by block; a block is centered on the state's mean once the
-            /// state holds half a block (one pass fewer: see [`tile_moments`] for
-            /// why the rounding stays that of a two-pass sum).
-            fn push_slice(&self, st: &mut Self::State, xs: &[E]) {
-                for block in xs.chunks(BLOCK) {
-                    if let Some(center) = st.running_center(block.len()) {
-                        let (r, n) = counted_deviation_sum(block, center);
-                        let q = lane_sum(block, center, squared_deviation);
-                        st.merge(&Moments::from_deviations(n, center, r, q));
-                    } else {
-                        st.merge(&block_moments(block));
-                    }
-                }
-            }
-            #[inline(always)]
-            fn push_value(&self, st: &mut Self::State, x: E) {
-                if !x.is_nan_value() {
-                    st.push(x.to_float());
-                }
-            }
-            const SHORT: bool = true;
-            /// Both passes over the lane in registers: the mean, then the
-            /// deviations from it, each added as a tree.
-            #[inline(always)]
-            fn short_state<const L: usize>(&self, xs: &[E; L]) -> Self::State {
-                let (sum, n) = short_sum(xs, E::to_float);
-                if n == 0 {
-                    return Moments::default();
-                }
-                let center = sum.div_real(E::Float::real_from_u64(n));
-                let zero = <E::Float as Accumulator>::zero();
-                let mut d = [zero; L];
-                for i in 0..L {
-                    d[i] = deviation(xs[i], center);
-                }
-                let q = fold_tree(d.map(|d| d.abs2()), |a, b| a + b);
-                let r = fold_tree(d, |a, b| a + b);
-                Moments::from_deviations(n, center, r, q)
-            }
-            /// The block's moments of each column from its deviations (sum and sum
-            /// of squares: the corrected two-pass formula, as in `block_moments`)
-            /// from a center near the column's mean, merged into its state with
-            /// Chan. Columns go in tiles of [`COLUMN_TILE`] ([`tile_moments`]), the
-            /// columns after the last whole tile together ([`column_moments`]).
-            #[inline(always)]
-            fn push_rows(&self, states: &mut [Self::State], rows: &[&[E]]) {
-                for rows in rows.chunks(ROW_BLOCK) {
-                    let mut tiles = states.chunks_exact_mut(COLUMN_TILE);
-                    let mut j = 0;
-                    for tile in &mut tiles {
-                        tile_moments::<E, COLUMN_TILE>(
-                            tile.try_into().expect("a whole tile"),
-                            rows,
-                            j,
-                        );
-                        j += COLUMN_TILE;
-                    }
-                    let rest = tiles.into_remainder();
-                    if !rest.is_empty() {
-                        column_moments(rest, rows, j);
-                    }
-                }
-            }
-            fn finish(&self, st: &Self::State) -> E::Var {
-                let v = st
-                    .variance(self.ddof.0)
-                    .unwrap_or_else(<E::Float as FloatAcc>::Real::nan);
-                if self.std {
-                    E::std_from_real(v)
-                } else {
-                    E::var_from_real(v)
-                }
-            }
-            fn degenerate(&self, st: &Self::State) -> bool {
-                st.variance(self.ddof.0).is_none()
+/// The variance or, where `self.std`, the standard deviation, with the ddof
+/// `self.ddof`.
+impl<E: Element> Reducer<E> for VarOrStd {
+    type Value = E::Float;
+    type State = Moments<E::Float>;
+    type Output = E::Var;
+    type Kernel = Self;
+    #[inline(always)]
+    fn kernel(&self) -> &Self {
+        self
+    }
+    #[inline(always)]
+    /// Block by block; a block is centered on the state's mean once the
+    /// state holds half a block (one pass fewer: see [`tile_moments`] for
+    /// why the rounding stays that of a two-pass sum).
+    fn push_slice(&self, st: &mut Self::State, xs: &[E]) {
+        for block in xs.chunks(BLOCK) {
+            if let Some(center) = st.running_center(block.len()) {
+                let (r, n) = counted_deviation_sum(block, center);
+                let q = lane_sum(block, center, squared_deviation);
+                st.merge(&Moments::from_deviations(n, center, r, q));
+            } else {
+                st.merge(&block_moments(block));
             }
         }
-    };
+    }
+    #[inline(always)]
+    fn push_value(&self, st: &mut Self::State, x: E) {
+        if !x.is_nan_value() {
+            st.push(x.to_float());
+        }
+    }
+    const SHORT: bool = true;
+    /// Both passes over the lane in registers: the mean, then the
+    /// deviations from it, each added as a tree.
+    #[inline(always)]
+    fn short_state<const L: usize>(&self, xs: &[E; L]) -> Self::State {
+        let (sum, n) = short_sum(xs, E::to_float);
+        if n == 0 {
+            return Moments::default();
+        }
+        let center = sum.div_real(E::Float::real_from_u64(n));
+        let zero = <E::Float as Accumulator>::zero();
+        let mut d = [zero; L];
+        for i in 0..L {
+            d[i] = deviation(xs[i], center);
+        }
+        let q = fold_tree(d.map(|d| d.abs2()), |a, b| a + b);
+        let r = fold_tree(d, |a, b| a + b);
+        Moments::from_deviations(n, center, r, q)
+    }
+    /// The block's moments of each column from its deviations (sum and sum
+    /// of squares: the corrected two-pass formula, as in `block_moments`)
+    /// from a center near the column's mean, merged into its state with
+    /// Chan. Columns go in tiles of [`COLUMN_TILE`] ([`tile_moments`]), the
+    /// columns after the last whole tile together ([`column_moments`]).
+    #[inline(always)]
+    fn push_rows(&self, states: &mut [Self::State], rows: &[&[E]]) {
+        for rows in rows.chunks(ROW_BLOCK) {
+            let mut tiles = states.chunks_exact_mut(COLUMN_TILE);
+            let mut j = 0;
+            for tile in &mut tiles {
+                tile_moments::<E, COLUMN_TILE>(tile.try_into().expect("a whole tile"), rows, j);
+                j += COLUMN_TILE;
+            }
+            let rest = tiles.into_remainder();
+            if !rest.is_empty() {
+                column_moments(rest, rows, j);
+            }
+        }
+    }
+    fn finish(&self, st: &Self::State) -> E::Var {
+        let v = st
+            .variance(self.ddof.0)
+            .unwrap_or_else(<E::Float as FloatAcc>::Real::nan);
+        if self.std {
+            E::std_from_real(v)
+        } else {
+            E::var_from_real(v)
+        }
+    }
+    fn degenerate(&self, st: &Self::State) -> bool {
+        st.variance(self.ddof.0).is_none()
+    }
 }
 
 /// [`nanvar`](crate::nanvar) with its `ddof`; degenerate: `count − ddof ≤ 0`.
@@ -403,7 +395,6 @@ impl From<NanStd> for VarOrStd {
     }
 }
 
-var_reducer!(VarOrStd);
 statistics!(NanVar => VarOrStd, NanStd => VarOrStd);
 
 // --- skewness and kurtosis ---------------------------------------------------
