@@ -125,11 +125,17 @@ def dispatch_free(x: object) -> bool:
 def as_ndarray(a: object) -> np.ndarray:
     """``a`` as a base-class ndarray, or :class:`Delegate`.
 
-    ndarray subclasses (``np.matrix``, masked arrays, ``np.memmap``, user
-    subclasses) and objects implementing ``__array_function__`` go to NumPy.
+    A ``np.memmap`` (what ``np.load(path, mmap_mode="r")`` gives) is an
+    ndarray over a file's pages: it is viewed as its base class (no copy),
+    so the result is a plain ndarray, as NumPy's ``nansum`` and bottleneck's
+    ``move_mean`` return for one.  Other ndarray subclasses (``np.matrix``,
+    masked arrays, user subclasses) and objects implementing
+    ``__array_function__`` go to NumPy.
     """
     if type(a) is np.ndarray:
         return a
+    if type(a) is np.memmap:
+        return a.view(np.ndarray)
     if hasattr(type(a), "__array_function__"):
         raise Delegate
     arr = np.asanyarray(a)

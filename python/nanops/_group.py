@@ -55,6 +55,10 @@ def _num_labels(num_labels: Any) -> int | None:
         raise TypeError("num_labels must be an integer or None") from None
     if n < 0:
         raise ValueError(f"num_labels must be non-negative, got {n}")
+    if n > np.iinfo(np.intp).max:
+        # NumPy's (and numbagg's) error for a dimension beyond intp
+        raise ValueError(f"num_labels ({n}) exceeds the maximum allowed dimension "
+                         f"({np.iinfo(np.intp).max})")
     return n
 
 
@@ -78,9 +82,12 @@ def _inputs(
                 f"labels must have one dimension per grouped axis ({len(axes)}), "
                 f"got shape {lab.shape}"
             )
-        order = sorted(range(len(axes)), key=lambda k: axes[k])
-        lab = lab.transpose(order)
-        axes = tuple(sorted(axes))
+        if list(axes) != sorted(axes):
+            # numbagg's order: the grouped axes in the order given, after
+            # the others (positions of first/last/argmin/argmax count so)
+            k = len(axes)
+            x = np.moveaxis(x, axes, range(x.ndim - k, x.ndim))
+            axes = tuple(range(x.ndim - k, x.ndim))
     return x, lab, axes, _num_labels(num_labels)
 
 
@@ -109,9 +116,11 @@ def group_quantile(
     w = None
     if weights is not None:
         w = np.asarray(weights, dtype=np.float64)
-        if axis is not None and w.shape == lab_shape and w.shape != x.shape:
-            given = normalize_axis_tuple(axis, x.ndim, "axis")
-            w = w.transpose(sorted(range(len(given)), key=lambda k: given[k]))
+        if axis is not None and w.shape == np.shape(values) and w.shape != lab_shape:
+            # weights of the values' shape: their grouped axes moved as the values'
+            given = normalize_axis_tuple(axis, w.ndim, "axis")
+            if list(given) != sorted(given):
+                w = np.moveaxis(w, given, range(w.ndim - len(given), w.ndim))
         if not w.flags.aligned:
             w = w.copy()
     res = prim(x, lab, axes, n, qf.tolist(), method, w)

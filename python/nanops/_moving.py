@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 from numpy.lib.array_utils import normalize_axis_index
@@ -33,6 +33,20 @@ def _integer(x: Any, name: str) -> int:
         return operator.index(x)
     except TypeError:
         raise TypeError(f"`{name}` must be an integer") from None
+
+
+#: The largest ``limit``/``n`` the primitives take (a ``usize``, more than
+#: any axis holds); a larger one is refused with an error that names it.
+_MOST: Final = 2**64 - 1
+
+
+def _count(x: Any, name: str) -> int:
+    """``x`` as an int the primitives take (``OverflowError`` naming the
+    argument beyond 2**64 - 1, as Python's for an int too large to convert)."""
+    n = _integer(x, name)
+    if n > _MOST:
+        raise OverflowError(f"`{name}` ({n}) is too large: at most 2**64 - 1")
+    return n
 
 
 def _input(a: Any, axis: Any) -> tuple[np.ndarray, int]:
@@ -100,7 +114,10 @@ def moving_quantile(
     computed as a Python float by ``_nanops.move_quantile``."""
     x, ax = _input(a, axis)
     w, m = _window(x, ax, window, min_count)
-    qa = np.asarray(q, dtype=np.float64)
+    qa = np.asarray(q)
+    if qa.dtype.kind not in "biuf":  # NumPy's quantile: a TypeError for strings
+        raise TypeError(f"q must be real numbers, got {q!r}")
+    qa = qa.astype(np.float64)
     if qa.ndim > 1:
         raise ValueError("q must be a scalar or 1d")
     if not np.all((qa >= 0) & (qa <= 1)):
@@ -204,7 +221,7 @@ def fill(backward: bool, a: Any, limit: Any, axis: Any) -> np.ndarray:
     """``ffill``/``bfill``: ``limit`` is ``None`` or a positive int (pandas')."""
     x, ax = _input(a, axis)
     if limit is not None:
-        limit = _integer(limit, "limit")
+        limit = _count(limit, "limit")
         if limit <= 0:
             raise ValueError("Limit must be greater than 0")
     return _nanops.fill(x, limit, ax, backward)
@@ -214,7 +231,7 @@ def push(a: Any, n: Any, axis: Any) -> np.ndarray:
     """bottleneck's ``push``: ``n`` is ``None`` or a non-negative int."""
     x, ax = _input(a, axis)
     if n is not None:
-        n = _integer(n, "n")
+        n = _count(n, "n")
         if n < 0:
             raise ValueError("`n` must be nonnegative")
     return _nanops.fill(x, n, ax, False)

@@ -73,6 +73,7 @@ __all__ = [
     "bracket_select",
     "group_by_owner",
     "partial_states",
+    "group_partial_states",
     "nanmedian",
     "move_sum",
     "move_mean",
@@ -319,6 +320,24 @@ def partial_states(name: str, a: np.ndarray, axes: Sequence[int]) -> tuple[np.nd
     int64 for signed and bool input, uint64 for unsigned; ``value`` of
     ``a``'s dtype, NaN (0 for integers) without a value). Complex ``a`` to
     ``nanskew``/``nankurt``: ``TypeError``."""
+
+def group_partial_states(
+    name: str,
+    a: np.ndarray,
+    labels: npt.NDArray[np.int64],
+    axes: Sequence[int],
+    num_labels: int | None,
+) -> tuple[np.ndarray, ...]:
+    """The per-label partial states of the reduction ``name`` (``nanprod``;
+    else ``ValueError``) over ``axes`` (increasing) of ``a``: ``labels``
+    (int64) has ``a``'s shape along ``axes``, negative labels skipped; one
+    state per (output, label), shaped as ``group_<name>``'s result (the other
+    axes, then ``num_labels`` groups, ``None``: largest label + 1), as a
+    tuple of field arrays in the order of ``nanops.states.state_dtype(name,
+    a.dtype)`` (``nanprod``: ``prod`` float64, complex128, or the wrapping
+    integer product in int64/uint64, ``exp`` int64, ``zero``, ``inf`` bool).
+    One pass of the group function's driver and kernels: finished, the
+    states are exactly its result; the states of blocks merge by label."""
 
 def fast_nanquantile(a: object, q: object, axis: object, method: object) -> object:
     """``(quantile, any slice all-NaN)`` for a float ``a`` and a Python-float

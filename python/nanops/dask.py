@@ -13,6 +13,12 @@ functions take (``axis``, ``dtype``, ``keepdims``, ``ddof``); any other call
 on a dask array goes on to NumPy's dispatch (dask's own function), with the
 arguments the caller gave.  dask is imported only when this module is.
 
+Chunks of no values are taken as they come.  Unknown chunk sizes (NaN, as
+after boolean indexing) are taken by the reductions; the functions that need
+them (medians and quantiles, moving windows and fills that cross chunk
+borders, group-by) raise a ``ValueError`` that says to compute them first
+(``x.compute_chunk_sizes()``).
+
 Examples
 --------
 >>> import numpy as np, dask.array as da, nanops
@@ -28,6 +34,7 @@ from __future__ import annotations
 
 import functools
 import math
+import operator
 import warnings
 from typing import Any, Final
 
@@ -69,6 +76,21 @@ _TAKES_DTYPE: Final = frozenset(
 )
 _TAKES_DDOF: Final = frozenset({"nanvar", "nanstd"})
 _TAKES_BIAS: Final = frozenset({"nanskew", "nankurt"})
+
+
+def _known_chunks(name: str, a: da.Array, axes: Any = None) -> None:
+    """``ValueError`` for ``nanops.<name>`` of a dask array whose chunk
+    sizes along ``axes`` (by default all) are unknown (NaN, as after boolean
+    indexing), which the computation needs; the message says how to get
+    them, as dask's own does."""
+    dims = range(a.ndim) if axes is None else axes
+    if any(math.isnan(c) for i in dims for c in a.chunks[i]):
+        raise ValueError(
+            f"nanops.{name} of a dask array needs its chunk sizes, which are unknown "
+            f"(NaN) here: chunks {a.chunks}.  Compute them first with "
+            "x.compute_chunk_sizes() (see https://docs.dask.org/en/latest/"
+            "array-chunks.html#unknown-chunks)"
+        )
 
 
 def _result_dtype(name: str, dtype: Any, kwargs: dict[str, Any]) -> np.dtype:
@@ -306,11 +328,29 @@ def order(name: str, a: da.Array, q: Any = None, axis: Any = None, method: str =
 
     if name not in ORDER_NAMES:
         raise ValueError(f"nanops.dask.order computes {', '.join(ORDER_NAMES)}, not {name!r}")
+    if name != "nanmedian":
+        _check_method(name, a.dtype, q, method)
     plan = _order_plan(name, a.dtype, q, method, None)
+    if plan is not None:
+        _known_chunks(name, a)
     if plan is None or a.size == 0 or a.ndim == 0:
         return NotImplemented
     axes = tuple(range(a.ndim)) if axis is None else tuple(sorted(normalize_axis_tuple(axis, a.ndim)))
     return _dask_order.quantile_graph(a, axes, bool(keepdims), plan)
+
+
+def _check_method(name: str, dtype: np.dtype, q: Any, method: Any) -> None:
+    """nanops' (NumPy's) error for an invalid quantile ``method``, from the
+    in-memory function on one value of ``dtype`` (``q`` checked with it)."""
+    import nanops
+
+    from . import _order
+
+    if isinstance(method, str) and method in _order.METHODS:
+        return
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore", RuntimeWarning)
+        getattr(nanops, name)(np.zeros((1,), dtype), q, method=method)
 
 
 _ORDER_PARAMETERS: Final = {
@@ -426,6 +466,9 @@ def _weighted(name: str, a: da.Array, weights: Any, q: Any = None, axis: Any = N
         return NotImplemented
     if isinstance(q, da.Array):
         return NotImplemented
+    _known_chunks(name, a)
+    if isinstance(weights, da.Array):
+        _known_chunks(name, weights)
     w_shape = tuple(np.shape(weights) if not isinstance(weights, da.Array) else weights.shape)
     if not isinstance(weights, da.Array):
         weights = np.asanyarray(weights)
@@ -584,15 +627,18 @@ def _probe(name: str, a: da.Array, axis: Any, length: int, *args: Any,
     return axis, np.asarray(result).dtype
 
 
-def _overlapped(func: Any, a: da.Array, axis: int, before: int, after: int,
+def _overlapped(name: str, func: Any, a: da.Array, axis: int, before: int, after: int,
                 dtype: np.dtype) -> da.Array:
     """``func`` over each block of ``a`` with ``before``/``after`` values of
     its neighbours along ``axis`` (rechunked so that every block has as many),
-    trimmed back to the block."""
-    most = max(a.shape[axis] - 1, 0)  # more than the array holds changes nothing
-    before, after = min(before, most), min(after, most)
+    trimmed back to the block; ``name`` (the public function) for the error
+    of unknown chunk sizes, which an overlap needs."""
+    if not math.isnan(a.shape[axis]):
+        most = max(a.shape[axis] - 1, 0)  # more than the array holds changes nothing
+        before, after = min(before, most), min(after, most)
     if before == after == 0:
         return da.map_blocks(func, a, dtype=dtype, meta=np.empty((0,) * a.ndim, dtype))
+    _known_chunks(name, a)
     depth = {i: (before, after) if i == axis else (0, 0) for i in range(a.ndim)}
     return da.map_overlap(func, a, depth=depth, boundary="none", trim=True, dtype=dtype,
                           meta=np.empty((0,) * a.ndim, dtype), allow_rechunk=True)
@@ -616,25 +662,48 @@ def moving(name: str, a: da.Array, window: Any, *args: Any, axis: Any = -1,
         raise ValueError(f"nanops has no moving-window function {name!r}")
     axis, dtype = _probe(name, a, axis, int(window) if np.ndim(window) == 0 else 1, window,
                          *args, **kwargs)
-    fn = functools.partial(_moving_block, getattr(nanops, name), window, args, axis, kwargs)
-    return _overlapped(fn, a, axis, int(window) - 1, 0, dtype)
+    before = int(window) - 1
+    if before > 0 and not math.isnan(a.shape[axis]):
+        # the chunks the overlap will use, so that each block's place in
+        # the array is known to it (map_overlap would rechunk alike)
+        from dask.array.overlap import ensure_minimum_chunksize
+
+        chunks = list(a.chunks)
+        chunks[axis] = ensure_minimum_chunksize(min(before, max(a.shape[axis] - 1, 0)),
+                                                a.chunks[axis])
+        a = a.rechunk(tuple(chunks))
+    ends = tuple(int(e) for e in np.cumsum(a.chunks[axis])) if not math.isnan(a.shape[axis]) \
+        else None
+    fn = functools.partial(_moving_block, getattr(nanops, name), window, args, axis, kwargs, ends)
+    return _overlapped(name, fn, a, axis, before, 0, dtype)
 
 
 def _moving_block(fn: Any, window: int, args: tuple[Any, ...], axis: int,
-                  kwargs: dict[str, Any], block: np.ndarray) -> np.ndarray:
-    """``fn(block, window, *args, axis=axis, **kwargs)``; a block shorter than
-    the window (the array's first, which has nothing before it) is computed
-    behind ``window - 1`` NaN, which no ``move_*`` function counts: the
-    positions it lacks are missing either way."""
-    short = window - block.shape[axis]
-    if short <= 0:
+                  kwargs: dict[str, Any], ends: tuple[int, ...] | None, block: np.ndarray,
+                  block_id: tuple[int, ...] | None = None) -> np.ndarray:
+    """``fn(block, window, *args, axis=axis, **kwargs)`` of a block and the
+    values before it, ending at ``ends[block_id[axis]]`` in the array.
+
+    The block is computed behind NaN, which no ``move_*`` function counts: a
+    block shorter than the window (the array's first, which has nothing
+    before it) behind ``window - 1`` of them (the positions it lacks are
+    missing either way), and every block behind as many as put its first
+    value at a multiple of the window in the whole array. The moving sums
+    and variances cut a lane into blocks of the window from its first
+    position; so they fall where they fall in memory, and each position
+    gets the bits the in-memory call gives it."""
+    n = block.shape[axis]
+    start = ends[block_id[axis]] - n if ends is not None and block_id is not None else 0
+    short = max(window - n, 0)
+    lead = short + (start - short) % window
+    if lead == 0:
         return fn(block, window, *args, axis=axis, **kwargs)  # type: ignore[no-any-return]
     if block.dtype.kind not in "fc":
         block = block.astype(np.float64)  # integers and bools give float64 anyway
-    pad = [(short, 0) if i == axis else (0, 0) for i in range(block.ndim)]
+    pad = [(lead, 0) if i == axis else (0, 0) for i in range(block.ndim)]
     padded = np.pad(block, pad, constant_values=np.nan)
     out = fn(padded, window, *args, axis=axis, **kwargs)
-    keep = tuple(slice(short, None) if i == axis else slice(None) for i in range(block.ndim))
+    keep = tuple(slice(lead, None) if i == axis else slice(None) for i in range(block.ndim))
     return out[keep]  # type: ignore[no-any-return]
 
 
@@ -672,21 +741,32 @@ def fill(name: str, a: da.Array, *, limit: Any = None, axis: Any = -1) -> da.Arr
     if limit is not None:
         fn = functools.partial(getattr(nanops, name), limit=limit, axis=axis)
         before, after = (limit, 0) if name == "ffill" else (0, limit)
-        return _overlapped(fn, a, axis, before, after, dtype)
+        return _overlapped(name, fn, a, axis, before, after, dtype)
+    # the scan carries each block's last value into the next: it needs the
+    # sizes of the blocks beside the axis, and a block of none along it
+    # has no last value (such blocks are left out, and put back after)
+    _known_chunks(name, a, [i for i in range(a.ndim) if i != axis] if name == "ffill" else None)
+    sizes = a.chunks[axis]
+    dropped = 0 in sizes and any(sizes)
+    x = a.rechunk({axis: tuple(c for c in sizes if c)}) if dropped else a
     flip = tuple(slice(None, None, -1) if i == axis else slice(None) for i in range(a.ndim))
-    x = a if name == "ffill" else a[flip]
+    if name == "bfill":
+        x = x[flip]
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore", RuntimeWarning)
         filled = da.reductions.cumreduction(
             func=_ffill_block, binop=_fill_with_last, ident=np.nan, x=x, axis=axis,
             dtype=dtype,
         )
-    return filled if name == "ffill" else filled[flip]
+    if name == "bfill":
+        filled = filled[flip]
+    return filled.rechunk(a.chunks) if dropped else filled
 
 
 def push(a: da.Array, n: Any = None, axis: Any = -1) -> da.Array:
     """bottleneck's ``push`` (``nanops.push``) of the dask array ``a``: a
-    forward fill of at most ``n`` positions (all when None), lazily.
+    forward fill of at most ``n`` positions (all when None; none when 0),
+    lazily.
 
     >>> import numpy as np, dask.array as da
     >>> push(da.from_array(np.array([1.0, np.nan, np.nan]), chunks=1), 1).compute()
@@ -694,7 +774,14 @@ def push(a: da.Array, n: Any = None, axis: Any = -1) -> da.Array:
     """
     import nanops
 
-    nanops.push(np.zeros((1,), a.dtype), n, axis=0)  # bottleneck's errors for a bad n
+    axis, dtype = _probe("push", a, axis, 1, n)  # bottleneck's errors for a bad n
+    if n is not None and operator.index(n) == 0:
+        # nothing is filled (ffill's limit has no 0): nanops' copy per block
+        return da.map_blocks(functools.partial(nanops.push, n=0, axis=axis), a, dtype=dtype,
+                             meta=np.empty((0,) * a.ndim, dtype))
+    if a.dtype.kind in "fc":  # an overlap (n) or a scan (None; see fill)
+        _known_chunks("push", a, None if n is not None else
+                      [i for i in range(a.ndim) if i != axis])
     return fill("ffill", a, limit=n, axis=axis)
 
 
@@ -725,11 +812,13 @@ def group(name: str, values: da.Array, labels: Any, *, axis: Any = None,
     lazily: flox's ``groupby_reduce`` (method ``"map-reduce"``) with the
     aggregation of :func:`nanops.flox.aggregation`, so each block is reduced
     by nanops' ``group_nan*`` kernels to per-group intermediates that the
-    tree merges (the variance as ``(n, mean, m2)`` states); the values equal
-    nanops' on the computed array up to rounding, with its dtype.
+    tree merges (the variance as ``(n, mean, m2)`` states, the product as
+    ``(prod, exp, zero, inf)`` states: no block's product overflows); the
+    values equal nanops' on the computed array up to rounding, with its dtype.
     ``group_nanmedian`` rechunks the grouped axes into one block (an
-    all-to-all exchange) and runs nanops' kernel on each block.  nanops'
-    errors for bad labels; ``ImportError`` without flox.
+    all-to-all exchange) and runs nanops' kernel on each block.  The
+    variance of complex values is the real part's plus the imaginary
+    part's.  nanops' errors for bad labels; ``ImportError`` without flox.
 
     >>> import numpy as np, dask.array as da
     >>> x = da.from_array(np.array([1.0, 4.0, np.nan, 2.0, 5.0]), chunks=2)
@@ -742,6 +831,7 @@ def group(name: str, values: da.Array, labels: Any, *, axis: Any = None,
 
     if name not in GROUP_NAMES:
         raise ValueError(f"nanops.dask.group computes {', '.join(GROUP_NAMES)}, not {name!r}")
+    _known_chunks(name, values)
     fn = getattr(nanops, name)
     extra = {"ddof": ddof} if name in ("group_nanvar", "group_nanstd") else {}
     lab = _group._labels(labels)
@@ -758,7 +848,22 @@ def group(name: str, values: da.Array, labels: Any, *, axis: Any = None,
     other = tuple(s for i, s in enumerate(values.shape) if i not in grouped)
     if n == 0 or values.size == 0:
         return da.from_array(np.broadcast_to(probe, other + (n,)).copy())
+    if extra and values.dtype.kind == "c":
+        # the variance of complex values (real: the mean squared modulus of
+        # the deviations) is the real part's plus the imaginary part's, each
+        # over the non-NaN values (NaN in either part makes the value NaN)
+        missing = da.isnan(values)
+        parts = [group(name.replace("std", "var"), da.where(missing, np.nan, part), labels,
+                       axis=axis, num_labels=num_labels, ddof=ddof)
+                 for part in (values.real, values.imag)]
+        total = parts[0] + parts[1]
+        return (da.sqrt(total) if name == "group_nanstd" else total).astype(probe.dtype)
     k = len(grouped)
+    # flox (numpy_groupies) fails on blocks of no values: left out
+    empty = {i: tuple(c for c in sizes if c) for i, sizes in enumerate(values.chunks)
+             if 0 in sizes}
+    if empty:
+        values = values.rechunk(empty)
     moved = da.moveaxis(values, grouped, tuple(range(values.ndim - k, values.ndim)))
     by = lab if axis is not None else lab.transpose(grouped)
     if name == "group_nanmedian":

@@ -18,9 +18,14 @@ flox's blueprint of a grouped reduction has two parts, both filled here:
   =====================  ==============================  ======================
   reduction              per-block intermediates          merge
   =====================  ==============================  ======================
-  ``nansum``/``nanprod``  ``group_nansum``/``group_nanprod``  sum / product
+  ``nansum``             ``group_nansum``                sum
+  ``nanprod``            structured ``(prod, exp, zero,  nanops' product merge
+                         inf)`` per group from the core's  (mantissas multiplied,
+                         ``group_partial_states``          exponents summed)
   ``count``              ``group_nancount``              sum
-  ``nanmean``            ``group_nansum``, ``group_nancount``  sums; finalize divides
+  ``nanmean``            ``group_nansum`` (64-bit integers  sums; finalize divides
+                         exact, in float64),
+                         ``group_nancount``
   ``nanvar``/``nanstd``  structured ``(n, mean, m2)`` per  Chan et al.'s pairwise
                          group (:func:`nanops.states.state_dtype`) from  update
                          ``group_nancount``/``group_nanmean``/``group_nanvar``
@@ -32,6 +37,16 @@ flox's blueprint of a grouped reduction has two parts, both filled here:
   :func:`nanops.states.merge` when flox combines blocks that hold every
   group (its "simple combine") and by a grouped merge (nanops' ``group_nansum``
   over the states' fields) when flox combines blocks by their labels.
+
+  The product states keep each group's product as a mantissa, a binary
+  exponent and zero/infinity flags (``prod``: the input's accumulator type,
+  ``exp``: int64, ``zero``, ``inf``: bool), so that no block's product
+  overflows or underflows before the merge: ``[1e300, 1e300, 1e-300,
+  1e-300]`` in blocks of two gives 1.0, as in memory, not ``inf · 0``.
+  They merge by :func:`nanops.states.merge` in both of flox's combines
+  (by label: each label's states gathered into one row first) and finish
+  by :func:`nanops.states.finish`, rounded once.  Integers keep their
+  wrapping product in ``prod`` (``exp`` 0, no flags).
 
 ``nanmedian`` has no map-reduce form in flox (``chunk`` is ``None``): on dask
 it needs ``method="blockwise"`` (each group within one block along the
@@ -142,8 +157,11 @@ def _kernel(name: str) -> Callable[..., np.ndarray]:
             idx = np.where((group_idx >= 0) & (group_idx < size), group_idx, size)
             part = fn(array, relabel[idx], axis=axes, num_labels=present.size, **extra)
             fv = 0 if fill_value is None else fill_value
+            # the fill's own type (not its smallest: INT64_MAX, flox's fill
+            # for an integer min, is a uint64 there, which takes the result
+            # to float64 and back to INT64_MIN)
             res = np.full(part.shape[:-1] + (size,), fv,
-                          dtype=np.result_type(part, np.min_scalar_type(fv)))
+                          dtype=np.result_type(part, np.asarray(fv)))
             res[..., present] = part
         else:
             res = fn(array, group_idx, axis=axes, num_labels=size, **extra)
@@ -158,6 +176,34 @@ def _kernel(name: str) -> Callable[..., np.ndarray]:
 
     reduction.__name__ = f"nanops_{fname}"
     return reduction
+
+
+def _mean_sum(group_idx: Any, array: Any, *, axis: int = -1, size: int | None = None,
+              fill_value: Any = None, dtype: Any = None, **kwargs: Any) -> np.ndarray:
+    """The ``nanmean`` intermediate sum of each group of one block: nanops'
+    ``group_nansum``, except that 64-bit integers are summed exactly and
+    rounded once to float64, as nanops' ``group_nanmean`` sums them (their
+    own sum wraps: ``4 * 2**62`` is 0 in int64).  The sums of the high and
+    low 32 bits of the values are exact in int64 (for groups of fewer than
+    ``2**31`` values in one block); with the low sum's carry moved into the
+    high one, both terms of ``high * 2**32 + low`` are exact in float64
+    (for groups of fewer than ``2**22`` values in one block, one rounding
+    more beyond), so their float sum is the exact sum rounded once."""
+    nansum = _kernel("nansum")
+    array = np.asarray(array)
+    if array.dtype.kind not in "iu" or array.dtype.itemsize < 8:
+        return nansum(group_idx, array, axis=axis, size=size, fill_value=fill_value,
+                      dtype=dtype, **kwargs)
+    mask = 0xFFFFFFFF
+    low = nansum(group_idx, (array & mask).astype(np.int64), size=size)
+    high = nansum(group_idx, (array >> 32).astype(np.int64), size=size)
+    high += low >> 32
+    low &= mask
+    res = high.astype(np.float64) * 2.0**32 + low.astype(np.float64)
+    if fill_value is not None and fill_value != 0:
+        empty = _members(np.asarray(group_idx), res.shape[-1]) == 0
+        res[..., empty] = fill_value
+    return res if dtype is None else res.astype(dtype, copy=False)
 
 
 # --- variance: per-group (n, mean, m2) states ---------------------------------
@@ -240,13 +286,114 @@ def _mean_finalize(total: np.ndarray, count: np.ndarray) -> np.ndarray:
         return total / np.where(count > 0, count, np.nan)
 
 
+# --- products: per-group (prod, exp, zero, inf) states -------------------------
+
+
+def _empty_product() -> Any:
+    """The empty product's state (the product of no value: one), flox's
+    fill for a group a block lacks.  Its ``prod`` is a bool (True: one),
+    the narrowest field type: NumPy promotes structured dtypes field by
+    field, so a block of fills concatenated with blocks of states takes
+    their ``prod`` type (int64, uint64, float64 or complex128, which one
+    depends on the input, unknown when the aggregation is made), and the
+    fill written into their states casts to it."""
+    fields = states.state_dtype("nanprod", np.float64)
+    empty = np.zeros((), [(f, np.bool_ if f == "prod" else fields[f]) for f in fields.names or ()])
+    empty["prod"] = True
+    return empty[()]
+
+
+#: The empty product's state (see :func:`_empty_product`).
+_PROD_EMPTY: Final = _empty_product()
+
+
+def _prod_chunk(group_idx: Any, array: Any, *, axis: int = -1, size: int | None = None,
+                fill_value: Any = None, dtype: Any = None, **_: Any) -> np.ndarray:
+    """The product states of each group of one block, as
+    :func:`nanops.states.state_dtype` types them for the block's dtype: the
+    core's per-label partial states (``_nanops.group_partial_states``), the
+    states nanops' ``group_nanprod`` finishes.  flox's ``dtype`` (the
+    intermediate's declared type) and ``fill_value`` (what reaches here is
+    for groups without members, whose state is the empty product already)
+    do not apply to the states."""
+    from . import _args, _group
+    from . import _nanops as core
+
+    array = np.asarray(array)
+    group_idx = np.asarray(group_idx)
+    if size is None:
+        size = int(group_idx.max()) + 1 if group_idx.size else 0
+    try:
+        x, lab, axes, n = _group._inputs(array, group_idx, _grouped_axes(array, group_idx), size)
+    except _args.Delegate:
+        raise TypeError(f"nanops.flox's nanprod takes numbers, got dtype {array.dtype}") from None
+    sdtype = states.state_dtype("nanprod", array.dtype)
+    fields = core.group_partial_states("nanprod", x, lab, list(axes), n)
+    out = np.empty(np.shape(fields[0]), sdtype)
+    for field, value in zip(sdtype.names or (), fields, strict=True):
+        out[field] = value
+    return out
+
+
+def _merge_by_label(name: str, st: np.ndarray, group_idx: np.ndarray, size: int,
+                    empty: Any) -> np.ndarray:
+    """States ``st`` (groups along the last axes, labelled ``group_idx``)
+    merged per label in ``[0, size)`` by :func:`nanops.states.merge`: each
+    label's states gathered, in their order, into one row of a
+    ``(..., size, most)`` array padded with the empty state ``empty``, and
+    the rows merged.  ``most`` is the largest number of states of one label
+    (at most the number of blocks flox combines at once: a block's states
+    have one per group)."""
+    k = group_idx.ndim
+    lead = st.shape[: st.ndim - k]
+    flat = st.reshape(lead + (group_idx.size,))
+    lab = group_idx.reshape(-1)
+    pos = np.flatnonzero((lab >= 0) & (lab < size))
+    pos = pos[np.argsort(lab[pos], kind="stable")]  # by label, each label's in order
+    by_label = lab[pos]
+    counts = np.bincount(by_label, minlength=size)
+    rank = np.arange(pos.size) - (np.cumsum(counts) - counts)[by_label]
+    rows = np.full(lead + (size, max(int(counts.max(initial=0)), 1)), empty, st.dtype)
+    rows[..., by_label, rank] = flat[..., pos]
+    return states.merge(name, rows, axis=-1)[..., 0]
+
+
+def _prod_combine(*args: Any, **kwargs: Any) -> np.ndarray:
+    """flox's ``combine`` for the product states, in flox's two forms (see
+    :func:`_var_combine`): ``f(states, axis=..., keepdims=True)`` merges
+    blocks that hold every group (:func:`nanops.states.merge`),
+    ``f(group_idx, states, size=..., ...)`` merges by label
+    (:func:`_merge_by_label`)."""
+    if len(args) == 2:
+        group_idx, st = (np.asarray(a) for a in args)
+        size = kwargs.get("size")
+        if size is None:
+            size = int(group_idx.max()) + 1 if group_idx.size else 0
+        return _merge_by_label("nanprod", st, group_idx, size, _PROD_EMPTY)
+    (st,) = args
+    return states.merge("nanprod", np.asarray(st), axis=kwargs["axis"])
+
+
+def _prod_finalize(st: np.ndarray) -> np.ndarray:
+    """The products of merged states (:func:`nanops.states.finish`: the
+    mantissa times ``2**exp`` rounded once; NaN where a zero met an
+    infinity), in the accumulator's type (flox casts to the result's)."""
+    return states.finish("nanprod", st, axis=())  # type: ignore[no-any-return]
+
+
 def _map_reduce(agg: Any, name: str) -> None:
     """Replace flox's ``chunk``/``combine``/``finalize`` of ``agg`` by
     nanops' kernels and merges (see the module's table)."""
-    if name in ("nansum", "nanprod", "nanmin", "nanmax", "count"):
+    if name in ("nansum", "nanmin", "nanmax", "count"):
         agg.chunk = (_kernel(name),)
+    elif name == "nanprod":
+        agg.chunk = (_prod_chunk,)
+        agg.combine = (_prod_combine,)
+        agg.finalize = _prod_finalize
+        agg.fill_value["intermediate"] = (_PROD_EMPTY,)
+        agg.dtype_init["intermediate"] = (_PROD_EMPTY.dtype,)
     elif name == "nanmean":
-        agg.chunk = (_kernel("nansum"), _kernel("count"))
+        agg.chunk = (_mean_sum, _kernel("count"))
         agg.finalize = _mean_finalize
     elif name in ("nanvar", "nanstd"):
         agg.chunk = (_var_chunk,)

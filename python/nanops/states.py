@@ -18,7 +18,13 @@ cutting it into pieces.  The fields are
 =================  ====================================================
 ``nansum``         ``sum`` (int64/uint64 for integers and bools, float64
                    for real floats, complex128 for complex)
-``nanprod``        ``prod`` (as ``sum``)
+``nanprod``        ``prod`` (as ``sum``), ``exp`` (int64), ``zero``,
+                   ``inf`` (bool): the product of the finite nonzero values
+                   is ``prod · 2**exp``, ``prod`` the running mantissa in
+                   [1, 2) times the signs (complex: directions) of the
+                   zeros and infinities, which are flagged apart, so that
+                   no piece's or merge's product overflows or underflows
+                   (integers wrap as NumPy's: ``exp`` 0, no flags)
 ``nancount``       ``n`` (int64)
 ``nanmean``        ``n``, ``sum`` (float64 or complex128)
 ``nanvar``,        ``n``, ``mean`` (float64 or complex128), ``m2`` (float64:
@@ -47,6 +53,7 @@ array([1.  , 0.25])
 
 from __future__ import annotations
 
+import math
 import warnings
 from collections.abc import Callable, Mapping
 from typing import Any, Final
@@ -99,7 +106,7 @@ def state_dtype(name: str, dtype: Any) -> np.dtype:
     acc = _accumulator(dtype, name)
     fields: dict[str, list[tuple[str, Any]]] = {
         "nansum": [("sum", acc)],
-        "nanprod": [("prod", acc)],
+        "nanprod": [("prod", acc), ("exp", np.int64), ("zero", np.bool_), ("inf", np.bool_)],
         "nancount": [("n", np.int64)],
         "nanmean": [("n", np.int64), ("sum", acc)],
         "nanvar": [("n", np.int64), ("mean", acc), ("m2", np.float64)],
@@ -115,6 +122,25 @@ def state_dtype(name: str, dtype: Any) -> np.dtype:
 
 
 _HIGHER: Final = [(f, np.float64) for f in ("n", "mean", "m2", "m3", "m4")]
+
+
+def _check_fields(name: str, fields: Mapping[str, Any]) -> None:
+    """``ValueError`` unless ``fields`` are the fields of ``name``'s states
+    (states of another reduction, or not states at all); an unknown
+    ``name`` gets :func:`state_dtype`'s error."""
+    expected = state_dtype(name, np.float64).names or ()
+    if set(fields) == set(expected):
+        return
+    if not fields:
+        raise ValueError(f"{name}'s states are a structured array with the fields "
+                         f"{expected}; got an array without fields")
+    owners = [other for other in NAMES
+              if set(state_dtype(other, np.float64).names or ()) == set(fields)]
+    whose = f"states of {' or '.join(owners)}" if owners else "not states of any reduction"
+    raise ValueError(
+        f"these are {whose} (fields {tuple(fields)}), not {name}'s (fields {expected}): "
+        "merge and finish states with the name of the reduction that made them"
+    )
 
 
 def _axes(axis: Any, ndim: int) -> tuple[int, ...]:
@@ -157,6 +183,16 @@ def partial_fields(name: str, a: np.ndarray, axes: tuple[int, ...]) -> dict[str,
         )
         _by_calls(name, a, axes, out)
         fields = _unpack(out)
+    if name in ("nanmin", "nanmax") and a.dtype.kind in "biu" and \
+            math.prod(a.shape[i] for i in axes) == 0:
+        # a piece without values: an integer cannot be NaN, so its state is
+        # the reduction's identity, which no merge with a value keeps
+        if a.dtype.kind == "b":
+            identity: Any = name == "nanmin"
+        else:
+            info = np.iinfo(a.dtype)
+            identity = info.max if name == "nanmin" else info.min
+        fields = {**fields, "value": np.full_like(fields["value"], identity)}
     return fields
 
 
@@ -221,6 +257,17 @@ def _by_calls(name: str, a: np.ndarray, axes: tuple[int, ...], out: np.ndarray) 
         warnings.simplefilter("ignore", RuntimeWarning)
         if name in ("nansum", "nanprod"):
             out[name[3:]] = _nanops(name)(a, axes, dtype=acc, keepdims=True)
+        if name == "nanprod":
+            # the product itself, as its own mantissa: exact where finite
+            out["exp"] = 0
+            if acc.kind in "fc":
+                prod = out["prod"]
+                nan = np.isnan(prod)
+                out["zero"] = (prod == 0) & ~nan
+                out["inf"] = np.isinf(prod) & ~nan
+                out["prod"] = np.where(out["zero"] | out["inf"], _direction(prod), prod)
+            else:
+                out["zero"] = out["inf"] = False
         if name in ("nancount", "nanmean", "nanvar", "nanstd"):
             out["n"] = _nanops("nancount")(a, axes, keepdims=True)
         if name == "nanmean":
@@ -268,6 +315,8 @@ def merge_fields(name: str, fields: Mapping[str, np.ndarray],
     >>> merge_fields("nansum", stacked, (0,))  # inf - inf in a piece: NaN, as nanops gives
     {'sum': array([[nan]])}
     """
+    _check_fields(name, fields)
+
     def total(x: np.ndarray) -> np.ndarray:
         return np.sum(x, axis=axes, keepdims=True)
 
@@ -277,15 +326,7 @@ def merge_fields(name: str, fields: Mapping[str, np.ndarray],
         if name == "nansum":
             out["sum"] = total(fields["sum"])
         elif name == "nanprod":
-            # nanops' own product (exponents apart: no overflow on the way),
-            # NaN where a piece's product was NaN (0 × inf in it)
-            prod = fields["prod"]
-            out["prod"] = np.asarray(_nanops("nanprod")(prod, axes, keepdims=True))
-            if prod.dtype.kind in "fc":
-                bad = np.any(np.isnan(prod), axis=axes, keepdims=True)
-                if bad.any():
-                    nan = complex(np.nan, np.nan) if prod.dtype.kind == "c" else np.nan
-                    out["prod"] = np.where(bad, np.asarray(nan, prod.dtype), out["prod"])
+            out.update(_merged_products(fields, axes))
         elif name == "nancount":
             out["n"] = total(fields["n"])
         elif name == "nanmean":
@@ -341,6 +382,79 @@ def finish(
                          keepdims=keepdims, dtype=dtype, ddof=ddof, bias=bias, fisher=fisher)
 
 
+def _direction(p: np.ndarray) -> np.ndarray:
+    """The sign (complex: the direction of the infinite parts) of zeros and
+    infinities, as the core keeps them in a product's mantissa."""
+    if p.dtype.kind == "c":
+        def unit(v: np.ndarray) -> np.ndarray:
+            return np.where(np.isinf(v), np.copysign(1.0, v), 0.0)
+        inf = np.isinf(p.real) | np.isinf(p.imag)
+        return np.where(inf, unit(p.real) + 1j * unit(p.imag), 1.0 + 0j)
+    return np.copysign(np.ones_like(p), p)
+
+
+def _merged_products(fields: Mapping[str, np.ndarray],
+                     axes: tuple[int, ...]) -> dict[str, np.ndarray]:
+    """Products' fields merged along ``axes``, as the core merges them: the
+    mantissas multiplied by the core's own product (whose state keeps
+    exponents apart), the exponents summed, the flags or-ed; NaN where a
+    piece's mantissa was NaN."""
+    from . import _nanops as core
+
+    prod = np.ascontiguousarray(fields["prod"])
+    shape = tuple(1 if i in axes else n for i, n in enumerate(prod.shape))
+    part, exp, zero, inf = (np.asarray(v).reshape(shape)
+                            for v in core.partial_states("nanprod", prod, list(axes)))
+    out = {
+        "prod": part.astype(prod.dtype, copy=False),
+        "exp": (np.sum(fields["exp"], axis=axes, keepdims=True, dtype=np.int64)
+                + exp).astype(np.int64),
+        "zero": np.any(fields["zero"], axis=axes, keepdims=True) | zero,
+        "inf": np.any(fields["inf"], axis=axes, keepdims=True) | inf,
+    }
+    if prod.dtype.kind in "fc":
+        bad = np.any(np.isnan(prod), axis=axes, keepdims=True)
+        if bad.any():
+            nan = complex(np.nan, np.nan) if prod.dtype.kind == "c" else np.nan
+            out["prod"] = np.where(bad, np.asarray(nan, prod.dtype), out["prod"])
+    return out
+
+
+def _product_value(fields: Mapping[str, np.ndarray]) -> np.ndarray:
+    """The product from its fields, as the core finishes it: the mantissa
+    times ``2**exp`` rounded once; a signed zero, a signed (complex:
+    directed) infinity, or NaN where both a zero and an infinity were
+    factors."""
+    prod, exp, zero, inf = fields["prod"], fields["exp"], fields["zero"], fields["inf"]
+    if prod.dtype.kind not in "fc":
+        return prod
+    # beyond ±2200 every mantissa overflows or underflows alike; ldexp takes
+    # C ints
+    e = np.clip(exp, -2200, 2200).astype(np.int32)
+    if prod.dtype.kind == "c":
+        def parts(re: np.ndarray, im: np.ndarray) -> np.ndarray:
+            # set apart, not ``re + 1j * im``: 1j * inf is nan + infj, and
+            # -0.0 + 0.0 loses a zero's sign
+            z = np.empty(prod.shape, prod.dtype)
+            z.real, z.imag = re, im
+            return z
+
+        def infinite(v: np.ndarray) -> np.ndarray:
+            return np.where(v == 0, v, np.copysign(np.inf, v))
+        regular = parts(np.ldexp(prod.real, e), np.ldexp(prod.imag, e))
+        zeroed = prod * np.zeros((), prod.dtype)
+        infinity = parts(infinite(prod.real), infinite(prod.imag))
+        nan = complex(np.nan, np.nan)
+    else:
+        regular = np.ldexp(prod, e)
+        zeroed = np.copysign(np.zeros_like(prod), prod)
+        infinity = np.copysign(np.full_like(prod, np.inf), prod)
+        nan = np.nan
+    value = np.where(zero, zeroed, np.where(inf, infinity, regular))
+    value = np.where((zero & inf) | np.isnan(prod), np.asarray(nan, prod.dtype), value)
+    return value.astype(prod.dtype, copy=False)
+
+
 def finish_fields(
     name: str,
     states: Mapping[str, np.ndarray],
@@ -359,10 +473,13 @@ def finish_fields(
     ...               axis=(), keepdims=False)
     array([1.5, 0.5])
     """
+    _check_fields(name, states)
     axes = axis
     with np.errstate(all="ignore"):
-        if name in ("nansum", "nanprod"):
-            value = states[name[3:]]
+        if name == "nansum":
+            value = states["sum"]
+        elif name == "nanprod":
+            value = _product_value(states)
         elif name == "nancount":
             value = states["n"]
         elif name == "nanmean":
@@ -432,7 +549,9 @@ def _higher_merge(fields: Mapping[str, np.ndarray],
 
     def flat(x: np.ndarray) -> np.ndarray:
         moved = np.moveaxis(x, list(axes), list(range(ndim - len(axes), ndim)))
-        return moved.reshape(moved.shape[: len(rest)] + (-1,))
+        # the merged length spelled out: -1 is ambiguous where a kept axis is empty
+        merged = math.prod(moved.shape[len(rest):])
+        return moved.reshape(moved.shape[: len(rest)] + (merged,))
 
     st = {f: flat(fields[f]) for f in ("n", "mean", "m2", "m3", "m4")}
     n, mean, m2, m3, m4 = [np.zeros(st["n"].shape[:-1]) for _ in range(5)]

@@ -258,6 +258,44 @@ def test_subclasses_give_numpys_result(name: str, a: Any, axis: Any) -> None:
     np.testing.assert_allclose(np.asarray(got), np.asarray(want), equal_nan=True)
 
 
+def _extra_arguments(name: str) -> tuple[tuple[Any, ...], dict[str, Any]]:
+    """Arguments that complete a call of ``nanops.<name>`` on a (3, 4) array."""
+    if name.startswith("move_exp_"):
+        return (), {"alpha": 0.5}
+    if name == "move_quantile":
+        return (2, 0.3), {}
+    if name.startswith("move_"):
+        return (2,), {}
+    labels = np.array([0, 1, 0, 2])
+    if name == "group_nanquantile":
+        return (labels, 0.3), {"axis": 1}
+    if name.startswith("group_"):
+        return (labels,), {"axis": 1}
+    return ((Q[name],) if name in Q else ()), {}
+
+
+@pytest.mark.parametrize("name", [n for n in nanops.__all__ if n != "__version__"])
+def test_memory_mapped_input_is_computed_on(name: str, tmp_path: Any) -> None:
+    # np.load(path, mmap_mode="r") is how a large array is opened: an ndarray
+    # over the file's pages, computed on as such (NumPy's and bottleneck's
+    # functions give a plain ndarray for one)
+    np.save(tmp_path / "a.npy", GAPPY)
+    mapped = np.load(tmp_path / "a.npy", mmap_mode="r")
+    assert type(mapped) is np.memmap
+    args, kwargs = _extra_arguments(name)
+    fn = getattr(nanops, name)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        want = fn(GAPPY.copy(), *args, **kwargs)
+        got = fn(mapped, *args, **kwargs)
+    assert type(got) is type(want)
+    np.testing.assert_array_equal(got, want)
+    if hasattr(np, name):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            assert type(got) is type(getattr(np, name)(mapped, *args, **kwargs))
+
+
 @pytest.mark.parametrize("name", ["nansum", "nanmin", "nanmax", "nanmean"])
 def test_object_arrays_give_numpys_result(name: str) -> None:
     for axis in (None, 0):

@@ -53,13 +53,17 @@ def _values(rng: np.random.Generator, shape: tuple[int, ...], dtype: str,
 
 
 def _chunks(draw: Any, shape: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
-    """A random chunking of ``shape`` (irregular chunks included)."""
+    """A random chunking of ``shape`` (irregular chunks included, and now and
+    then a chunk of no values, as filtering or slicing leaves)."""
     out = []
     for n in shape:
         cuts = sorted(draw(st.sets(st.integers(1, max(n - 1, 1)), max_size=3)))
         cuts = [c for c in cuts if 0 < c < n]
         edges = [0, *cuts, n]
-        out.append(tuple(b - a for a, b in zip(edges, edges[1:])) or (n,))
+        sizes = [b - a for a, b in zip(edges, edges[1:])] or [n]
+        if draw(st.integers(0, 3), label="empty chunk") == 0:
+            sizes.insert(draw(st.integers(0, len(sizes)), label="at"), 0)
+        out.append(tuple(sizes))
     return tuple(out)
 
 
@@ -748,6 +752,229 @@ def test_dask_group_by_on_a_local_cluster(cluster_client: Any) -> None:
         got = _call(cluster_client.compute(_call(getattr(nanops, name), x, labels,
                                                  axis=-1)).result)
         np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5, equal_nan=True)
+
+
+# --- odd chunkings and arguments (issue Q) -----------------------------------
+
+
+@pytest.mark.parametrize("name", ["nanskew", "nankurt"])
+def test_higher_moments_with_an_empty_chunk_along_a_kept_axis(name: str) -> None:
+    values = np.random.default_rng(21).standard_normal((3, 4))
+    for chunks, axis in ((((3,), (2, 0, 2)), 0), (((1, 2), (2, 0, 2)), 0),
+                         (((1, 0, 2), (2, 2)), 1)):
+        x = da.from_array(values, chunks=chunks)
+        got = getattr(nanops, name)(x, axis=axis).compute(scheduler="sync")
+        np.testing.assert_allclose(got, getattr(nanops, name)(values, axis=axis), rtol=1e-12)
+
+
+def test_fills_and_group_by_with_an_empty_chunk() -> None:
+    values = np.array([[1.0, np.nan, np.nan, 4.0, np.nan], [np.nan, 2.0, np.nan, np.nan, 5.0]])
+    for chunks in (((2,), (2, 0, 3)), ((1, 0, 1), (1, 3, 0, 1))):
+        x = da.from_array(values, chunks=chunks)
+        for name in ("ffill", "bfill"):
+            got = getattr(nanops, name)(x).compute(scheduler="sync")
+            np.testing.assert_array_equal(got, getattr(nanops, name)(values))
+        np.testing.assert_array_equal(nanops.push(x, None).compute(scheduler="sync"),
+                                      nanops.push(values, None))
+        if importlib.util.find_spec("flox") is not None:
+            labels = np.array([0, 1, 0, 1, 1])
+            got = nanops.group_nanmean(x, labels, axis=1).compute(scheduler="sync")
+            np.testing.assert_allclose(got, nanops.group_nanmean(values, labels, axis=1))
+
+
+def test_push_of_zero_positions_is_a_copy_as_nanops() -> None:
+    values = np.array([1.0, np.nan, 3.0, np.nan])
+    for a in (values, np.arange(4)):
+        got = nanops.push(da.from_array(a, chunks=3), 0).compute(scheduler="sync")
+        want = nanops.push(a, 0)
+        assert got.dtype == want.dtype
+        np.testing.assert_array_equal(got, want)
+
+
+@needs_flox
+@pytest.mark.parametrize("name", ["group_nanvar", "group_nanstd"])
+def test_dask_group_variance_of_complex_values(name: str) -> None:
+    values = np.array([[1 + 1j, 2, 3j, 4, np.nan, complex(1, np.nan)],
+                       [2j, 1 - 1j, 5, 1j, 2, 3]])
+    labels = np.array([0, 0, 1, 1, 0, 1])
+    for ddof in (0, 1):
+        got = getattr(nanops, name)(da.from_array(values, chunks=(1, 4)), labels, axis=1,
+                                    ddof=ddof).compute(scheduler="sync")
+        want = getattr(nanops, name)(values, labels, axis=1, ddof=ddof)
+        assert got.dtype == want.dtype
+        np.testing.assert_allclose(got, want, rtol=1e-12)
+
+
+@needs_flox
+def test_dask_group_mean_of_64_bit_integers_does_not_wrap() -> None:
+    values = np.full(4, 2**62)
+    got = nanops.group_nanmean(da.from_array(values, chunks=4), np.zeros(4, int))
+    np.testing.assert_array_equal(got.compute(scheduler="sync"), [2.0**62])
+    rng = np.random.default_rng(22)
+    stamps = 1_700_000_000_000_000_000 + rng.integers(0, 10**15, (3, 40))  # nanoseconds
+    labels = rng.integers(0, 3, 40)
+    for a in (stamps, stamps.astype(np.uint64), -stamps):
+        got = nanops.group_nanmean(da.from_array(a, chunks=(2, 7)), labels, axis=1)
+        np.testing.assert_allclose(got.compute(scheduler="sync"),
+                                   nanops.group_nanmean(a, labels, axis=1), rtol=4 * 2.0**-52)
+
+
+@needs_flox
+def test_dask_group_fixes_on_a_local_cluster(cluster_client: Any) -> None:
+    labels = np.array([0, 0, 1, 1, 0, 1])
+    ints = np.array([2**62, 2**62, 3, 5, 2**62, 7])
+    cplx = np.array([1 + 1j, 2, 3j, 4, np.nan, 1 - 2j])
+    for name, values in (("group_nanmean", ints), ("group_nanvar", cplx)):
+        lazy = getattr(nanops, name)(da.from_array(values, chunks=((2, 0, 4),)), labels)
+        got = cluster_client.compute(lazy).result(timeout=120)
+        np.testing.assert_allclose(got, getattr(nanops, name)(values, labels), rtol=1e-12)
+
+
+# --- grouped products: blocks' states that neither overflow nor underflow ---
+
+
+def _factors(rng: np.random.Generator, shape: tuple[int, ...], dtype: str) -> np.ndarray:
+    """Magnitudes 1e-300 … 1e300 (float32: 1e-38 … 1e38) of either sign,
+    with true zeros (of either sign), infinities and NaN; complex: parts so
+    drawn, some values on the real or the imaginary axis."""
+    top = 38 if dtype in ("f4", "c8") else 300
+
+    def real() -> np.ndarray:
+        x = rng.choice([-1.0, 1.0], shape) * 10.0 ** rng.uniform(-top, top, shape)
+        u = rng.random(shape)
+        x[u < 0.04] = 0.0
+        x[(u >= 0.04) & (u < 0.06)] = -0.0
+        x[(u >= 0.06) & (u < 0.08)] = np.inf
+        x[(u >= 0.08) & (u < 0.1)] = -np.inf
+        x[(u >= 0.1) & (u < 0.2)] = np.nan
+        return x
+
+    if dtype[0] == "c":
+        # parts set apart: 1j * inf is nan + infj in NumPy's arithmetic
+        re, im, u = real(), real(), rng.random(shape)
+        re[u > 0.8] = 0.0  # imaginary values, and real ones
+        im[u < 0.2] = 0.0
+        z = np.empty(shape, dtype)
+        z.real, z.imag = re, im
+        return z
+    return real().astype(dtype)
+
+
+def _same_products(got: np.ndarray, want: np.ndarray, rtol: float) -> None:
+    """Exact in class (NaN, infinite, zero; the sign of real values), finite
+    nonzero values within ``rtol`` (beside subnormal rounding)."""
+    assert got.dtype == want.dtype and got.shape == want.shape
+    np.testing.assert_array_equal(np.isnan(got), np.isnan(want))
+    np.testing.assert_array_equal(np.isinf(got), np.isinf(want))
+    np.testing.assert_array_equal(got == 0, want == 0)
+    if want.dtype.kind == "f":
+        np.testing.assert_array_equal(np.signbit(got), np.signbit(want))
+    regular = np.isfinite(want) & (want != 0)
+    tiny = float(np.finfo(want.dtype).smallest_subnormal)
+    np.testing.assert_allclose(got[regular], want[regular], rtol=rtol, atol=2 * tiny)
+
+
+@needs_flox
+def test_dask_group_products_of_blocks_that_overflow_equal_nanops() -> None:
+    # issue 38 item 6: the blocks' products inf and 0 gave inf · 0 = NaN
+    values, labels = np.array([1e300, 1e300, 1e-300, 1e-300]), np.zeros(4, int)
+    got = nanops.group_nanprod(da.from_array(values, chunks=2), labels).compute(scheduler="sync")
+    want = nanops.group_nanprod(values, labels)
+    np.testing.assert_array_equal(got, want)
+    np.testing.assert_allclose(got, [1.0], rtol=1e-15)
+    # complex too, and an empty group: 1
+    z = values * (1 + 1j) / np.sqrt(2)
+    got = nanops.group_nanprod(da.from_array(z, chunks=2), labels, num_labels=2)
+    np.testing.assert_allclose(got.compute(scheduler="sync"),
+                               nanops.group_nanprod(z, labels, num_labels=2), rtol=1e-14)
+
+
+@needs_flox
+@settings(max_examples=80, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(data=st.data())
+def test_dask_group_products_equal_nanops_at_every_magnitude(data: st.DataObject) -> None:
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1), label="seed"))
+    dtype = data.draw(st.sampled_from(["f8", "c16", "f4", "c8"]), label="dtype")
+    ndim = data.draw(st.integers(1, 3), label="ndim")
+    shape = tuple(data.draw(st.lists(st.integers(1, 9), min_size=ndim, max_size=ndim)))
+    values = _factors(rng, shape, dtype)
+    x = da.from_array(values, chunks=_chunks(data.draw, shape))
+    axis = data.draw(st.one_of(
+        st.none(), st.integers(-ndim, ndim - 1),
+        st.lists(st.integers(0, ndim - 1), min_size=1, max_size=ndim, unique=True).map(tuple),
+    ), label="axis")
+    grouped = tuple(range(ndim)) if axis is None else normalize_axis_tuple(axis, ndim)
+    lab_shape = shape if axis is None else tuple(shape[i] for i in grouped)
+    top = data.draw(st.integers(1, 4), label="groups")
+    labels = rng.integers(-1, top, lab_shape)  # -1: skipped
+    kwargs: dict[str, Any] = {"axis": axis}
+    if data.draw(st.booleans(), label="num_labels given"):
+        kwargs["num_labels"] = top + 1  # the last group has no member: 1
+    want = _call(nanops.group_nanprod, values, labels, **kwargs)
+    lazy = _call(nanops.group_nanprod, x, labels, **kwargs)
+    got = _call(lazy.compute, scheduler="sync")
+    # float32 results: the float64 product rounded once, which the merge
+    # order can move by one float32 ulp
+    _same_products(got, want, rtol=1e-12 if dtype in ("f8", "c16") else 2.0**-22)
+
+
+@needs_flox
+def test_dask_group_products_on_a_local_cluster(cluster_client: Any) -> None:
+    # the structured states travel between processes
+    rng = np.random.default_rng(23)
+    labels = rng.integers(0, 3, 60)
+    for dtype in ("f8", "c16", "i8"):
+        values = (rng.integers(-3, 4, (2, 60)) if dtype == "i8"
+                  else _factors(rng, (2, 60), dtype))
+        lazy = nanops.group_nanprod(da.from_array(values, chunks=(1, 7)), labels, axis=1)
+        got = _call(cluster_client.compute(lazy).result, timeout=120)
+        want = _call(nanops.group_nanprod, values, labels, axis=1)
+        if dtype == "i8":
+            np.testing.assert_array_equal(got, want)
+        else:
+            _same_products(got, want, rtol=1e-12)
+
+
+def test_unknown_chunk_sizes_are_a_clear_error() -> None:
+    values = np.arange(24.0).reshape(6, 4)
+    x = da.from_array(values, chunks=(3, 2))
+    x = x[x[:, 0] > 2]  # chunk sizes along axis 0 unknown
+    known = values[values[:, 0] > 2]
+    calls = [
+        lambda: nanops.nanmedian(x, axis=1),
+        lambda: nanops.nanquantile(x, 0.5, axis=0),
+        lambda: nanops.nanquantile(x, 0.5, axis=1, method="inverted_cdf",
+                                   weights=np.ones(4)),
+        lambda: nanops.move_mean(x, 2, axis=0),
+        lambda: nanops.move_mean(x, 2, axis=1),
+        lambda: nanops.ffill(x, axis=1),
+        lambda: nanops.bfill(x, axis=0),
+        lambda: nanops.push(x, 1, axis=0),
+    ]
+    if importlib.util.find_spec("flox") is not None:
+        calls += [lambda: nanops.group_nansum(x, np.array([0, 1, 0, 1]), axis=1),
+                  lambda: nanops.group_nanmedian(x, np.array([0, 1, 0, 1]), axis=1)]
+    for call in calls:
+        with pytest.raises(ValueError, match=r"unknown.*x\.compute_chunk_sizes\(\)"):
+            call()
+    # what needs no chunk sizes still works
+    np.testing.assert_allclose(nanops.nanmean(x, axis=0).compute(scheduler="sync"),
+                               nanops.nanmean(known, axis=0))
+    np.testing.assert_array_equal(nanops.ffill(x, axis=0).compute(scheduler="sync"),
+                                  nanops.ffill(known, axis=0))
+
+
+def test_invalid_quantile_method_is_nanops_error() -> None:
+    values = np.arange(10.0)
+    x = da.from_array(values, chunks=5)
+    for method in ("bogus", 3):
+        with pytest.raises(ValueError) as want:
+            nanops.nanquantile(values, 0.5, method=method)
+        for call in (nanops_dask.nanquantile, nanops.nanquantile):
+            with pytest.raises(ValueError) as got:
+                call(x, 0.5, method=method)
+            assert str(got.value) == str(want.value)
 
 
 def test_the_module_examples_run() -> None:

@@ -41,7 +41,7 @@ def test_groupby_reduce_equals_flox(name: str) -> None:
     np.testing.assert_allclose(got, want, rtol=1e-12, equal_nan=True)
 
 
-@pytest.mark.parametrize("name", ["nansum", "nanmean", "nanmax"])
+@pytest.mark.parametrize("name", ["nansum", "nanprod", "nanmean", "nanmax"])
 def test_fill_value_for_empty_groups(name: str) -> None:
     values, labels = _data(1)
     groups = np.arange(7)  # 6 has no member
@@ -79,8 +79,9 @@ def test_import_nanops_does_not_import_flox() -> None:
 
 # --- dask: flox's map-reduce with nanops' per-block kernels -----------------
 
-XARRAY_METHODS = [("nansum", "sum"), ("nanmean", "mean"), ("nanvar", "var"),
-                  ("nanstd", "std"), ("nanmin", "min"), ("nanmax", "max"), ("count", "count")]
+XARRAY_METHODS = [("nansum", "sum"), ("nanprod", "prod"), ("nanmean", "mean"),
+                  ("nanvar", "var"), ("nanstd", "std"), ("nanmin", "min"), ("nanmax", "max"),
+                  ("count", "count")]
 
 
 @pytest.mark.parametrize("name, method", XARRAY_METHODS)
@@ -139,6 +140,153 @@ def test_map_reduce_blocks_run_nanops_kernels(monkeypatch: pytest.MonkeyPatch) -
     want, _ = flox.groupby_reduce(values, labels, func="nanvar", engine="numpy")
     np.testing.assert_allclose(got, want, rtol=1e-12, equal_nan=True)
     assert shapes == [(3, 50)] * 4  # one call per block
+
+
+@pytest.mark.parametrize("name", ["nanmin", "nanmax"])
+def test_dask_integer_extrema_of_groups_missing_from_a_block(name: str) -> None:
+    dask_array = pytest.importorskip("dask.array")
+    values, labels = np.arange(12), np.array([0, 0, 1, 1, 2, 2] * 2)  # the last block: 2 only
+    want, _ = flox.groupby_reduce(values, labels, func=name, engine="numpy")
+    with dask_sync():
+        got, _ = flox.groupby_reduce(dask_array.from_array(values, chunks=5), labels,
+                                     func=nanops.flox.aggregation(name), engine="numpy")
+        got = got.compute()
+    assert got.dtype == want.dtype
+    np.testing.assert_array_equal(got, want)
+
+
+def test_dask_mean_of_64_bit_integers_does_not_wrap() -> None:
+    dask_array = pytest.importorskip("dask.array")
+    values, labels = np.full(6, 2**62), np.array([0, 1, 0, 1, 0, 0])
+    with dask_sync():
+        got, _ = flox.groupby_reduce(dask_array.from_array(values, chunks=4), labels,
+                                     func=nanops.flox.aggregation("nanmean"), engine="numpy")
+        got = got.compute()
+    np.testing.assert_array_equal(got, nanops.group_nanmean(values, labels))
+
+
+# --- products: per-block states that neither overflow nor underflow ---------
+
+
+def _factors(rng: np.random.Generator, n: int, dtype: str) -> np.ndarray:
+    """``n`` values of magnitude 1e-300 … 1e300 (float32: 1e-38 … 1e38) of
+    either sign, a few true zeros (of either sign), infinities and NaN
+    among them; complex: parts drawn so, and values along the axes."""
+    if dtype[0] in "iu":
+        return rng.integers(-9 if dtype[0] == "i" else 0, 10, n).astype(dtype)
+    top = 38 if dtype in ("f4", "c8") else 300
+
+    def real() -> np.ndarray:
+        x = rng.choice([-1.0, 1.0], n) * 10.0 ** rng.uniform(-top, top, n)
+        u = rng.random(n)
+        x[u < 0.04] = 0.0
+        x[(u >= 0.04) & (u < 0.06)] = -0.0
+        x[(u >= 0.06) & (u < 0.08)] = np.inf
+        x[(u >= 0.08) & (u < 0.1)] = -np.inf
+        x[(u >= 0.1) & (u < 0.2)] = np.nan
+        return x
+
+    if dtype[0] == "c":
+        # parts set apart: 1j * inf is nan + infj in NumPy's arithmetic
+        re, im, u = real(), real(), rng.random(n)
+        re[u > 0.8] = 0.0  # imaginary values, and real ones
+        im[u < 0.2] = 0.0
+        z = np.empty(n, dtype)
+        z.real, z.imag = re, im
+        return z
+    return real().astype(dtype)
+
+
+def assert_same_products(got: np.ndarray, want: np.ndarray, rtol: float) -> None:
+    """The same dtype and class per value (NaN, infinite, zero, finite: the
+    class nanops' products keep exactly), the sign of real ones, finite
+    nonzero values within ``rtol`` (beside subnormal rounding)."""
+    got, want = np.asarray(got), np.asarray(want)
+    assert got.dtype == want.dtype and got.shape == want.shape
+    np.testing.assert_array_equal(np.isnan(got), np.isnan(want))
+    np.testing.assert_array_equal(np.isinf(got), np.isinf(want))
+    np.testing.assert_array_equal(got == 0, want == 0)
+    if want.dtype.kind == "f":
+        np.testing.assert_array_equal(np.signbit(got), np.signbit(want))
+    if want.dtype.kind in "fc":
+        tiny = float(np.finfo(want.dtype).smallest_subnormal)
+        regular = np.isfinite(want) & (want != 0)
+        np.testing.assert_allclose(got[regular], want[regular], rtol=rtol, atol=2 * tiny)
+    else:  # integers wrap alike in any order
+        np.testing.assert_array_equal(got, want)
+
+
+def test_dask_products_of_blocks_that_overflow_are_exact_in_class() -> None:
+    # issue 38 item 6: [1e300, 1e300] gives inf, [1e-300, 1e-300] gives 0,
+    # inf · 0 = NaN; the blocks' states keep mantissa and exponent apart
+    dask_array = pytest.importorskip("dask.array")
+    values, labels = np.array([1e300, 1e300, 1e-300, 1e-300]), np.zeros(4, int)
+    want = nanops.group_nanprod(values, labels)
+    for by in (labels, dask_array.from_array(labels, chunks=2)):  # the two combines
+        with dask_sync():
+            got, _ = flox.groupby_reduce(dask_array.from_array(values, chunks=2), by,
+                                         func=nanops.flox.aggregation("nanprod"),
+                                         engine="numpy")
+            got = got.compute()
+        np.testing.assert_array_equal(got, want)
+        np.testing.assert_allclose(got, [1.0], rtol=1e-15)
+
+
+@pytest.mark.parametrize("seed", range(12))
+@pytest.mark.parametrize("dtype", ["f8", "c16", "f4", "i8"])
+@pytest.mark.parametrize("combine", ["map-reduce", "cohorts", "by label"])
+def test_dask_products_equal_group_nanprod_in_memory(seed: int, dtype: str, combine: str) -> None:
+    # many magnitudes, zeros, infinities (0 · inf: NaN), NaN skipped, random
+    # chunkings; blocks that hold every group merge by nanops.states.merge
+    # ("map-reduce", "cohorts"), others by label (dask labels)
+    dask_array = pytest.importorskip("dask.array")
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(2, 60))
+    values = _factors(rng, 3 * n, dtype).reshape(3, n)
+    labels = rng.integers(0, 4, n)
+    cuts = np.unique(rng.integers(1, n, int(rng.integers(0, 5))))
+    chunks = tuple(np.diff(np.concatenate([[0], cuts, [n]])).tolist())
+    x = dask_array.from_array(values, chunks=((1, 2), chunks))
+    if combine == "by label":
+        by, kw = dask_array.from_array(labels, chunks=(chunks,)), {}
+    else:
+        by, kw = labels, {"method": combine}
+    want, groups = flox.groupby_reduce(values, labels, func=nanops.flox.aggregation("nanprod"),
+                                       engine="numpy")
+    np.testing.assert_array_equal(want, nanops.group_nanprod(values, labels, axis=1)[:, groups])
+    with dask_sync(), np.errstate(all="ignore"):
+        got, got_groups = flox.groupby_reduce(x, by, func=nanops.flox.aggregation("nanprod"),
+                                              engine="numpy", **kw)
+        got = got.compute()
+    np.testing.assert_array_equal(np.asarray(got_groups), groups)
+    assert_same_products(got, want, rtol=1e-12 if dtype in ("f8", "c16") else 2.0**-22)
+
+
+def test_dask_products_of_groups_missing_from_blocks_take_flox_fill_value() -> None:
+    # as flox's own nanprod on the same dask array: without fill_value a group
+    # without members is 1.0 on dask (NaN in memory: flox's own difference)
+    dask_array = pytest.importorskip("dask.array")
+    values = np.array([[2.0, np.nan, 3.0, 1e30, 1e30, 1e-30],
+                       [1.0, 2.0, 5.0, 0.0, 6.0, np.inf]])
+    labels = np.array([0, 1, 0, 3, 3, 3])  # 1 all-NaN in row 0, 2 and 4 without members
+    x = dask_array.from_array(values, chunks=(1, 2))
+    for fill_value in (None, -99.0, np.nan):
+        kw = {"expected_groups": np.arange(5), "fill_value": fill_value}
+        with dask_sync(), np.errstate(all="ignore"):
+            got, _ = flox.groupby_reduce(x, labels, func=nanops.flox.aggregation("nanprod"),
+                                         engine="numpy", **kw)
+            got = got.compute()
+            flox_own, _ = flox.groupby_reduce(x, labels, func="nanprod", engine="numpy", **kw)
+            flox_own = flox_own.compute()
+        np.testing.assert_allclose(got, flox_own, rtol=1e-15, equal_nan=True)
+        np.testing.assert_array_equal(np.isnan(got), np.isnan(flox_own))
+        if fill_value is not None:  # and as in memory
+            want, _ = flox.groupby_reduce(values, labels, func=nanops.flox.aggregation("nanprod"),
+                                          engine="numpy", **kw)
+            np.testing.assert_allclose(got, want, rtol=1e-15, equal_nan=True)
+        assert np.isnan(got[1, 3])  # 0 · inf, the two in different blocks
+        empty = 1.0 if fill_value is None else fill_value
+        np.testing.assert_array_equal(got[:, [2, 4]], np.full((2, 2), empty))
 
 
 def dask_sync() -> object:

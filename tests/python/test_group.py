@@ -278,12 +278,55 @@ def test_bad_labels_are_clear_errors() -> None:
         nanops.group_nansum(np.array(["a", "b"], dtype=object), np.array([0, 1]))
 
 
+def test_num_labels_beyond_a_dimension_is_numbaggs_error() -> None:
+    v, labels = np.arange(4.0), np.zeros(4, int)
+    numbagg = pytest.importorskip("numbagg")
+    for n in (2**63, 2**64):
+        with pytest.raises(ValueError):
+            numbagg.group_nansum(v, labels, num_labels=n)
+        for name in ("group_nansum", "group_nanmedian"):
+            with pytest.raises(ValueError, match="num_labels"):
+                getattr(nanops, name)(v, labels, num_labels=n)
+
+
 def test_axis_tuple_in_any_order() -> None:
     rng = np.random.default_rng(3)
     values = rng.standard_normal((2, 3, 4))
     labels = rng.integers(0, 3, (3, 4))
     want = nanops.group_nansum(values, labels, axis=(1, 2))
     got = nanops.group_nansum(values, labels.T, axis=(2, 1))
+    np.testing.assert_allclose(got, want)
+
+
+@pytest.mark.parametrize("stat", ["first", "last", "argmin", "argmax", "sum", "quantile"])
+@pytest.mark.parametrize("axis", [(1, 0), (2, 0), (2, 1, 0), (0, 2)])
+def test_positions_follow_the_axis_order_given(stat: str, axis: tuple[int, ...]) -> None:
+    """numbagg's order: the grouped axes in the order given, so the first,
+    last and arg* positions count along them in that order."""
+    numbagg = pytest.importorskip("numbagg")
+    rng = np.random.default_rng(7)
+    values = rng.permutation(60).astype(np.float64).reshape(3, 4, 5)
+    values[rng.random(values.shape) < 0.2] = np.nan
+    labels = rng.integers(0, 3, tuple(values.shape[k] for k in axis))
+    if stat == "quantile":
+        # group_nanquantile has no numbagg twin with weights: the same groups,
+        # values flattened in the given order
+        moved = np.moveaxis(values, axis, range(3 - len(axis), 3))
+        w = rng.random(values.shape)
+        wm = np.moveaxis(w, axis, range(3 - len(axis), 3))
+        got = nanops.group_nanquantile(values, labels, 0.5, axis=axis, num_labels=3,
+                                       weights=w, method="inverted_cdf")
+        kept = moved.shape[: 3 - len(axis)]
+        flat = moved.reshape(kept + (-1,))
+        for g in range(3):
+            m = labels.reshape(-1) == g
+            for idx in np.ndindex(kept):
+                want = np.nanquantile(flat[idx][m], 0.5, weights=wm.reshape(kept + (-1,))[idx][m],
+                                      method="inverted_cdf")
+                np.testing.assert_array_equal(got[idx + (g,)], want)
+        return
+    want = getattr(numbagg, f"group_nan{stat}")(values, labels, axis=axis, num_labels=3)
+    got = getattr(nanops, f"group_nan{stat}")(values, labels, axis=axis, num_labels=3)
     np.testing.assert_allclose(got, want)
 
 

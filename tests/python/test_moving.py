@@ -270,6 +270,18 @@ def test_errors_are_bottlenecks(call_: Any) -> None:
             assert str(ours.value) == str(theirs.value)
 
 
+def test_limits_beyond_64_bits_are_errors_that_name_the_argument() -> None:
+    a = np.array([1.0, np.nan, np.nan, 4.0])
+    with pytest.raises(OverflowError, match="`n`"):
+        nanops.push(a, 2**64)
+    for name in ("ffill", "bfill"):
+        with pytest.raises(OverflowError, match="`limit`"):
+            getattr(nanops, name)(a, limit=2**64)
+        # the largest limit taken fills as far as no limit
+        np.testing.assert_array_equal(getattr(nanops, name)(a, limit=2**64 - 1),
+                                      getattr(nanops, name)(a))
+
+
 def test_fill_errors_and_dtypes() -> None:
     with pytest.raises(ValueError, match="nonnegative"):
         nanops.push(np.ones(3), -1)

@@ -247,3 +247,8 @@ def test_quantile_errors_are_numpys() -> None:
         nanops.move_quantile(a, 2, 0.5, method=None)
     with pytest.raises(TypeError):
         nanops.move_median(np.ones(3, complex), 2)
+    for q in ("0.5", ["0.5"]):  # strings: NumPy's quantile raises TypeError
+        with pytest.raises(TypeError):
+            np.nanquantile(a, q)
+        with pytest.raises(TypeError, match="q must be real numbers"):
+            nanops.move_quantile(a, 2, q)

@@ -9,6 +9,7 @@ patterns."""
 from __future__ import annotations
 
 import math
+import warnings
 from typing import Any
 
 import numpy as np
@@ -156,13 +157,13 @@ def test_one_pass_states_equal_exact_references(data: st.DataObject) -> None:
             _close(got["sum"], ref["sum"], ref["sum_scale"], 4)
         _close(old["sum"], ref["sum"], ref["sum_scale"], 32 * old_ulps)
     if name == "nanprod":
+        value = states._product_value(got)
         if plain.dtype.kind in "iub":
-            np.testing.assert_array_equal(got["prod"], old["prod"])
+            np.testing.assert_array_equal(value, old["prod"])
         else:  # both paths' products, rounded once per value (up to 729)
             finite = np.isfinite(old["prod"])
-            np.testing.assert_array_equal(np.isfinite(got["prod"]), finite)
-            np.testing.assert_allclose(got["prod"][finite], old["prod"][finite],
-                                       rtol=1e-12, atol=0)
+            np.testing.assert_array_equal(np.isfinite(value), finite)
+            np.testing.assert_allclose(value[finite], old["prod"][finite], rtol=1e-12, atol=0)
     if name in ("nanvar", "nanstd", "nanskew", "nankurt"):
         _close(got["mean"], ref["mean"], ref["mean_scale"], 8)
         moments = ("m2",) if name in ("nanvar", "nanstd") else ("m2", "m3", "m4")
@@ -194,12 +195,38 @@ def test_states_of_pieces_finish_as_the_whole(dtype: str) -> None:
         pieces = [states.partial(name, x[:, i:i + 7], axis=1) for i in range(0, 50, 7)]
         merged = states.merge(name, np.concatenate(pieces, axis=1), axis=1)
         whole = states.partial(name, x, axis=1)
+        if name == "nanprod":
+            # the same product, its mantissa and exponent split where the
+            # rounding puts it
+            np.testing.assert_allclose(states.finish(name, merged, axis=1),
+                                       states.finish(name, whole, axis=1), rtol=1e-10)
+            continue
         for field in whole.dtype.names or ():
             if field == "n" or whole.dtype[field].kind in "iub" or name in ("nanmin", "nanmax"):
                 np.testing.assert_array_equal(merged[field], whole[field])
             else:
                 np.testing.assert_allclose(merged[field], whole[field],
                                            rtol=1e-10, atol=1e-8, equal_nan=True)
+
+
+def test_products_never_overflow_between_pieces() -> None:
+    """Issue Q: each piece's product overflows or underflows on its own,
+    the whole does not; the exact product travels as mantissa and exponent."""
+    a = np.array([1e300, 1e300, 1e-300, 1e-300])
+    pieces = np.concatenate([states.partial("nanprod", a[i:i + 2]) for i in (0, 2)])
+    assert states.finish("nanprod", states.merge("nanprod", pieces)) == pytest.approx(1.0)
+    c = a.astype(np.complex128) * 1j
+    pieces = np.concatenate([states.partial("nanprod", c[i:i + 2]) for i in (0, 2)])
+    np.testing.assert_allclose(states.finish("nanprod", states.merge("nanprod", pieces)),
+                               np.prod(np.array([1j, 1j, 1j, 1j])), rtol=1e-12)
+    # many pieces merged pairwise, far beyond the range at every step
+    big = np.full(64, 1e300)
+    parts = [states.partial("nanprod", big[i:i + 4]) for i in range(0, 64, 4)]
+    while len(parts) > 1:
+        parts = [states.merge("nanprod", np.concatenate(parts[i:i + 2])) for i in range(0, len(parts), 2)]
+    small = states.merge("nanprod", np.concatenate(
+        [parts[0], states.partial("nanprod", np.full(64, 1e-300))]))
+    assert states.finish("nanprod", small) == pytest.approx(1.0, rel=1e-12)
 
 
 def test_primitive_errors() -> None:
@@ -241,6 +268,34 @@ def test_read_only_and_large_inputs_take_the_one_pass(monkeypatch: pytest.Monkey
     np.testing.assert_array_equal(got["n"][0], np.sum(~np.isnan(x), axis=0))
     np.testing.assert_allclose(got["m2"][0] / got["n"][0],
                                np.nanvar(x.astype(np.float64), axis=0), rtol=1e-10)
+
+
+@pytest.mark.parametrize("name", ["nanskew", "nankurt", "nanvar", "nanmean"])
+def test_merges_along_and_beside_empty_axes(name: str) -> None:
+    import nanops
+
+    for shape, axis in (((0, 3), 0), ((2, 0), 0), ((0, 3), 1), ((2, 0, 3), (0, 2))):
+        values = np.zeros(shape)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # empty slices
+            merged = states.merge(name, states.partial(name, values, axis=axis), axis=axis)
+            got = states.finish(name, merged, axis=axis, keepdims=False)
+            want = getattr(nanops, name)(values, axis=axis)
+        assert np.shape(got) == np.shape(want)
+        np.testing.assert_array_equal(got, want)
+
+
+def test_states_of_another_reduction_are_a_clear_error() -> None:
+    mean = states.partial("nanmean", np.arange(4.0))
+    for call in (states.merge, states.finish):
+        with pytest.raises(ValueError, match="states of nanmean.*not nanvar's"):
+            call("nanvar", mean)
+    with pytest.raises(ValueError, match="without fields"):
+        states.merge("nansum", np.arange(3.0))
+    # the reductions that share their states take each other's
+    var = states.partial("nanvar", np.arange(4.0))
+    np.testing.assert_allclose(states.finish("nanstd", states.merge("nanstd", var)),
+                               [np.std(np.arange(4.0))])
 
 
 def test_the_module_examples_run() -> None:

@@ -246,3 +246,64 @@ def test_misshaped_weights_raise_like_numpy(method: Any, weights: np.ndarray, ax
     got = run(nanops.nanquantile, a, 0.5, axis=axis, method=method, weights=weights)
     assert got.error is not None and isinstance(got.error, type(want.error)), got.describe()
 
+
+
+# ------------------------------------------------------------- group-by
+
+
+def _group_reference(values: np.ndarray, labels: np.ndarray, weights: np.ndarray,
+                     q: np.ndarray, num_labels: int) -> np.ndarray:
+    """``np.nanquantile`` of each (row, group) with its weights; NaN for a
+    group without valid values or whose valid values all have weight 0."""
+    out = np.full((q.size, values.shape[0], num_labels), np.nan)
+    for r in range(values.shape[0]):
+        w_row = weights[r] if weights.ndim == 2 else weights
+        for g in range(num_labels):
+            m = labels == g
+            x, w = values[r, m], w_row[m]
+            if np.all(np.isnan(x) | (w == 0)):
+                continue
+            with np.errstate(invalid="ignore"):  # NaN weights of NaN values
+                out[:, r, g] = np.nanquantile(x, q, weights=w, method="inverted_cdf")
+    return out
+
+
+@pytest.mark.parametrize("per_value", [False, True], ids=["labels-shape", "values-shape"])
+def test_group_weights_all_zero_give_nan_for_that_group(per_value: bool) -> None:
+    """A group whose weights are all zero is NaN, as an empty group (NumPy's
+    error is for a whole lane; here it would fail every other group), and a
+    NaN or infinite weight on a NaN value is skipped with the value."""
+    rng = np.random.default_rng(38)
+    rows, n, num_labels = 3, 40, 5
+    values = rng.permutation(rows * n).astype(np.float64).reshape(rows, n)
+    labels = rng.integers(-1, 4, n)  # group 4: empty; label -1: skipped
+    labels[:4] = [0, 1, 2, 3]
+    weights = rng.integers(0, 4, n).astype(np.float64)
+    weights[labels == 0] += 1  # group 0: a positive weight in every row
+    weights[labels == 2] = 0.0  # group 2: no weight
+    nan_at = np.flatnonzero(labels == 1)[:2]
+    values[:, nan_at] = np.nan
+    weights[nan_at] = [np.nan, np.inf]
+    values[1, np.flatnonzero(labels == 3)] = np.nan  # row 1, group 3: all NaN
+    if per_value:
+        weights = np.broadcast_to(weights, values.shape).copy()
+        weights[0, labels == 0] = 0.0  # row 0, group 0: no weight
+    q = np.array([0.0, 0.1, 0.5, 0.9, 1.0])
+    got = nanops.group_nanquantile(values, labels, q, axis=-1, num_labels=num_labels,
+                                   method="inverted_cdf", weights=weights)
+    want = _group_reference(values, labels, weights, q, num_labels)
+    np.testing.assert_array_equal(got, want)
+    assert np.isnan(got[:, :, 2]).all() and np.isnan(got[:, :, 4]).all()
+    assert not np.isnan(got[:, :, 1]).any()
+    assert np.isnan(got[:, 0, 0]).all() == per_value
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -1.0])
+def test_group_weights_bad_on_a_value_are_still_refused(bad: float) -> None:
+    values = np.array([1.0, np.nan, 3.0, 4.0])
+    labels = np.array([0, 0, 1, 1])
+    weights = np.ones(4)
+    weights[2] = bad
+    with pytest.raises(ValueError, match="Weights must be non-negative and finite"):
+        nanops.group_nanquantile(values, labels, 0.5, method="inverted_cdf",
+                                 weights=weights)

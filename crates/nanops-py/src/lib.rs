@@ -6,8 +6,8 @@
 //! objects; `errors` maps each core error to NumPy's exception class and
 //! keeps Rust panics from reaching Python. `primitives` is the table of
 //! functions (each `#[pyfunction]` and its registration come from one row);
-//! `partial` gives a chunk's partial states in one pass (chunked and
-//! distributed engines); `quantile` parses quantile requests; `ranks`
+//! `partial` gives a chunk's partial states in one pass, whole or per
+//! label (chunked and distributed engines); `quantile` parses quantile requests; `ranks`
 //! splits a quantile in two steps for chunked engines and `chunked` selects
 //! the values at those ranks from the chunks; `fast` checks and
 //! runs the common call in one step. NumPy's argument semantics live in the Python package;

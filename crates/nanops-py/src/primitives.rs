@@ -249,6 +249,7 @@ primitives! {
     };
     also:
     crate::partial::partial_states,
+    crate::partial::group_partial_states,
     crate::quantile::nanquantile,
     crate::ranks::order_ranks,
     crate::ranks::order_of_ranks,

@@ -117,3 +117,159 @@ proptest! {
         }, &gs);
     }
 }
+
+/// NumPy's weighted `inverted_cdf` of one group's `(value, weight)` pairs,
+/// by its definition: the smallest value at which the cumulative weight
+/// over the total reaches `q` (and is positive); NaN for no positive weight.
+fn weighted_inverted_cdf(pairs: &[(f64, f64)], q: f64) -> f64 {
+    let mut s = pairs.to_vec();
+    s.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let total: f64 = s.iter().map(|p| p.1).sum();
+    if total == 0.0 {
+        return f64::NAN;
+    }
+    let mut c = 0.0;
+    for &(x, w) in &s {
+        c += w;
+        if c / total >= q && c > 0.0 {
+            return x;
+        }
+    }
+    s.last().map_or(f64::NAN, |p| p.0)
+}
+
+#[test]
+fn weighted_quantiles_give_nan_for_a_group_of_zero_weight() {
+    use nanops::Error;
+    use ndarray::{array, Array1};
+    let nan = f64::NAN;
+    // group 0: a NaN value of NaN weight; group 1: a NaN value of infinite
+    // weight; group 2: weights all zero (the NaN of an empty group, the
+    // other groups unaffected); group 3: empty; label -1: skipped
+    let v = array![
+        [3.0, nan, 1.0, 2.0, 5.0, nan, 4.0, 7.0, 6.0, 9.0, 8.0],
+        [1.0, nan, nan, 2.0, 3.0, nan, 8.0, 7.0, 6.0, 5.0, 4.0],
+    ];
+    let labels: Array1<i64> = array![0, 0, 0, 0, 1, 1, 1, 2, 2, -1, 1];
+    let w = array![
+        2.0,
+        nan,
+        1.0,
+        3.0,
+        1.0,
+        f64::INFINITY,
+        2.0,
+        0.0,
+        0.0,
+        1.0,
+        1.0
+    ];
+    let qs = [0.0, 0.2, 0.5, 0.8, 1.0];
+    let n = 4;
+    let wrow = w.view().into_dyn();
+    let got = nanops::group_nanquantile(
+        &v,
+        &labels,
+        Axes::One(1),
+        Some(n),
+        &qs,
+        QuantileMethod::InvertedCdf,
+        Some(wrow),
+    )
+    .unwrap();
+    assert_eq!(got.shape(), &[qs.len(), 2, n]);
+    // by hand, row 0 group 0: values 1, 2, 3 of weights 1, 3, 2 (total 6)
+    let hand = [1.0, 2.0, 2.0, 3.0, 3.0];
+    for (i, &h) in hand.iter().enumerate() {
+        assert_eq!(got[[i, 0, 0]], h, "q {}", qs[i]);
+    }
+    for r in 0..2 {
+        for g in 0..n {
+            let pairs: Vec<(f64, f64)> = (0..labels.len())
+                .filter(|&j| labels[j] == g as i64 && !v[[r, j]].is_nan())
+                .map(|j| (v[[r, j]], w[j]))
+                .collect();
+            for (i, &q) in qs.iter().enumerate() {
+                let (a, b) = (got[[i, r, g]], weighted_inverted_cdf(&pairs, q));
+                assert!(
+                    a == b || (a.is_nan() && b.is_nan()),
+                    "row {r} group {g} q {q}: {a} vs {b}"
+                );
+            }
+            if g >= 2 {
+                assert!(got.slice(ndarray::s![.., r, g]).iter().all(|x| x.is_nan()));
+            }
+        }
+    }
+    // weights of the values' shape: row 1's zero-weight group is group 0,
+    // and its NaN value (position 5) has a NaN weight
+    let mut wv = ndarray::Array2::from_shape_fn((2, labels.len()), |(_, j)| w[j]);
+    for j in 0..4 {
+        wv[[1, j]] = 0.0;
+    }
+    wv[[1, 5]] = nan;
+    let got = nanops::group_nanquantile(
+        &v,
+        &labels,
+        Axes::One(1),
+        Some(n),
+        &qs,
+        QuantileMethod::InvertedCdf,
+        Some(wv.view().into_dyn()),
+    )
+    .unwrap();
+    for r in 0..2 {
+        for g in 0..n {
+            let pairs: Vec<(f64, f64)> = (0..labels.len())
+                .filter(|&j| labels[j] == g as i64 && !v[[r, j]].is_nan())
+                .map(|j| (v[[r, j]], wv[[r, j]]))
+                .collect();
+            for (i, &q) in qs.iter().enumerate() {
+                let (a, b) = (got[[i, r, g]], weighted_inverted_cdf(&pairs, q));
+                assert!(
+                    a == b || (a.is_nan() && b.is_nan()),
+                    "values' shape: row {r} group {g} q {q}: {a} vs {b}"
+                );
+            }
+        }
+    }
+    assert!(got[[2, 1, 0]].is_nan() && !got[[2, 0, 0]].is_nan());
+    // still refused: a NaN, infinite or negative weight on a non-NaN value
+    // (of a group or of a skipped label), a negative one anywhere (NumPy
+    // checks the sign before it drops NaN values)
+    let cases: [(usize, f64); 6] = [
+        (0, nan),
+        (4, f64::INFINITY),
+        (3, -1.0),
+        (9, nan),
+        (9, -f64::INFINITY),
+        (1, -1.0),
+    ];
+    for (j, bad) in cases {
+        let mut wb = w.clone();
+        wb[j] = bad;
+        let r = nanops::group_nanquantile(
+            &v,
+            &labels,
+            Axes::One(1),
+            Some(n),
+            &qs,
+            QuantileMethod::InvertedCdf,
+            Some(wb.view().into_dyn()),
+        );
+        assert_eq!(r, Err(Error::InvalidWeight), "weight {bad} at {j}");
+    }
+    // a NaN weight on a value NaN in one row but not in the other: refused
+    let mut wb = w.clone();
+    wb[2] = nan;
+    let r = nanops::group_nanquantile(
+        &v,
+        &labels,
+        Axes::One(1),
+        Some(n),
+        &qs,
+        QuantileMethod::InvertedCdf,
+        Some(wb.view().into_dyn()),
+    );
+    assert_eq!(r, Err(Error::InvalidWeight));
+}

@@ -10,6 +10,7 @@ mod dtypes;
 mod exactness;
 mod golden;
 mod group;
+mod group_partial;
 mod layouts;
 mod module_graph;
 mod moving;

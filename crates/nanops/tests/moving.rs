@@ -284,7 +284,7 @@ proptest! {
 }
 
 /// Axis 0 of a wide C array (tiles of the rows strategy, several tasks over
-/// threads) and long lanes crossing the resynchronisation period.
+/// threads) and long lanes crossing many blocks of the window.
 #[test]
 fn wide_and_long_arrays_match_the_reference() {
     let mut next = uniform(7);
@@ -407,6 +407,113 @@ fn sums_forget_exactly() {
         s.iter().skip(1).copied().collect::<Vec<f64>>(),
         [1e16 + 1.0, 1.0 - 1e16, -1e16 + 1.0, 2.0]
     );
+}
+
+/// After a value far larger than the rest leaves the window, every later
+/// window is computed from its own values (issue Q): no digits of the small
+/// values are lost with the large one, and a finite value whose square or
+/// sum overflows leaves no NaN behind.
+#[test]
+fn outliers_and_overflows_leave_no_trace() {
+    let a = ndarray::array![1e8, 0.1, 0.2, 0.3].into_dyn();
+    let s: ArrayD<f64> = nanops::move_std(&a, 3, None, 0.0, 0).unwrap();
+    // the population standard deviation of [0.1, 0.2, 0.3], two-pass
+    let m = (0.1 + 0.2 + 0.3) / 3.0;
+    let want = (((0.1f64 - m).powi(2) + (0.2f64 - m).powi(2) + (0.3f64 - m).powi(2)) / 3.0).sqrt();
+    assert!(
+        (s[3] - want).abs() <= 4.0 * f64::EPSILON * want,
+        "{} {want}",
+        s[3]
+    );
+
+    let a = ndarray::array![1e155, 1.0, 2.0, 3.0].into_dyn();
+    let v: ArrayD<f64> = nanops::move_var(&a, 2, None, 0.0, 0).unwrap();
+    assert!(v[0].is_nan());
+    assert_eq!(
+        v.iter().skip(1).copied().collect::<Vec<f64>>(),
+        [f64::INFINITY, 0.25, 0.25]
+    );
+
+    let a = ndarray::array![1.7e308, 1.7e308, 1.0, 2.0, 3.0].into_dyn();
+    let s: ArrayD<f64> = nanops::move_sum(&a, 2, None, 0).unwrap();
+    assert!(s[0].is_nan());
+    assert_eq!(
+        s.iter().skip(1).copied().collect::<Vec<f64>>(),
+        [f64::INFINITY, 1.7e308, 3.0, 5.0]
+    );
+    let m: ArrayD<f64> = nanops::move_mean(&a, 2, None, 0).unwrap();
+    assert_eq!(m[1], 1.7e308);
+
+    // side by side (axis 0 of a C array) a lane that overflows gives the
+    // bits it gives alone, and leaves its neighbours' alone
+    let mut g = ArrayD::<f64>::zeros(IxDyn(&[40, 24]));
+    for ((i, j), x) in g.indexed_iter_mut().map(|(ix, x)| ((ix[0], ix[1]), x)) {
+        *x = if j == 5 && i % 7 < 3 {
+            1.7e308
+        } else {
+            (i * 31 + j * 7) as f64 % 11.0 - 5.0
+        };
+    }
+    for w in [3, 8] {
+        for stat in ["sum", "mean", "var", "std1"] {
+            let rows = computed(&g.view(), w, Some(1), 0, stat);
+            let t = g.t().as_standard_layout().into_owned();
+            let lanes = computed(&t.view(), w, Some(1), 1, stat);
+            assert!(same_bits(&rows, &lanes.t().to_owned()), "{stat} window {w}");
+        }
+    }
+
+    // a lone outlier in small integers: every window after it exact
+    let mut v: Vec<f64> = (0..5000).map(|i| ((i * 7919) % 13) as f64 - 6.0).collect();
+    v[100] = 1e15;
+    let a = ArrayD::from_shape_vec(IxDyn(&[5000]), v.clone()).unwrap();
+    let s: ArrayD<f64> = nanops::move_sum(&a, 5, None, 0).unwrap();
+    let var: ArrayD<f64> = nanops::move_var(&a, 5, None, 0.0, 0).unwrap();
+    for i in 105..5000 {
+        let w = &v[i - 4..=i];
+        let sum: f64 = w.iter().sum();
+        assert_eq!(s[i], sum, "{i}");
+        let mean = sum / 5.0;
+        let exact = w.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / 5.0;
+        assert!(
+            (var[i] - exact).abs() <= 1e-14 * exact.max(1.0),
+            "{i} {} {exact}",
+            var[i]
+        );
+    }
+}
+
+/// Windows of 4096 values and more keep a ranked window (a bitset over the
+/// lane's sorted values): the same results, bit for bit, as every window
+/// sorted (at every seventh position: the reference sorts each window).
+#[test]
+fn long_windows_of_order_statistics_match_the_reference() {
+    let mut next = uniform(13);
+    let n = 4400;
+    let v: Vec<f64> = (0..n)
+        .map(|_| {
+            let u = next();
+            if u < 0.1 {
+                f64::NAN
+            } else {
+                ((u * 300.0).floor() - 150.0) * 0.5
+            }
+        })
+        .collect();
+    let a = ArrayD::from_shape_vec(IxDyn(&[n]), v.clone()).unwrap();
+    for stat in ["median", "rank", "q:hazen:0.75"] {
+        for window in [4096, 4111] {
+            let got = computed(&a.view(), window, Some(1), 0, stat);
+            for i in (0..n).step_by(7) {
+                let want = of_window(stat, &v[(i + 1).saturating_sub(window)..=i], 1);
+                assert!(
+                    got[i].to_bits() == want.to_bits() || (got[i].is_nan() && want.is_nan()),
+                    "{stat} window {window} position {i}: {} {want}",
+                    got[i]
+                );
+            }
+        }
+    }
 }
 
 /// A long 1-d lane is cut into parts on several threads; the result has the

@@ -1768,9 +1768,11 @@ nan_functions! {
     /// ```
     ///
     /// Labels as [`group_nanmedian`]; the result has `q`'s axis first, then
-    /// the kept axes, then the groups. `weights` (non-negative, finite) has
-    /// the labels' shape (one weight per grouped position) or `a`'s shape;
-    /// only `inverted_cdf` and `averaged_inverted_cdf` take weights. The
+    /// the kept axes, then the groups. `weights` (non-negative, finite on
+    /// the non-NaN values: a NaN value is skipped with its weight) has the
+    /// labels' shape (one weight per grouped position) or `a`'s shape; only
+    /// `inverted_cdf` and `averaged_inverted_cdf` take weights, and a group
+    /// whose weights are all zero gives NaN, as an empty group. The
     /// arithmetic is `nanquantile`'s with `q` a float64 and the result in
     /// `E::Value` (float32 stays float32).
     ///

@@ -13,7 +13,7 @@ mod stat_types;
 mod statistic;
 
 pub use functions::*;
-pub use partial::{finish_states, merge_states, partial_states};
+pub use partial::{finish_states, group_partial_states, merge_states, partial_states};
 pub use statistic::report;
 
 /// The statistics [`report`] computes: one type per function.

@@ -5,8 +5,9 @@
 
 use crate::element::Element;
 use crate::error::Result;
+use crate::group::{group_reduce, Streaming};
 use crate::options::Axes;
-use crate::reduce::PartialStatistic;
+use crate::reduce::{Partial, PartialStatistic};
 use crate::states::State;
 use crate::statistic::Report;
 use ndarray::{ArrayBase, ArrayD, ArrayViewD, Data, Dimension, IxDyn};
@@ -47,6 +48,78 @@ where
 {
     let view = a.view().into_dyn();
     stat.partial(&view, &axes.into())
+}
+
+/// The partial states of the reduction `stat` per label: one state per
+/// (output, label), in the shape of the group function's result (the kept
+/// axes, then one axis of `num_labels` groups). `labels` are those of
+/// [`group_nansum`](crate::group_nansum): the shape of `values` along
+/// `axes` (in increasing axis order), negative labels skipped, `num_labels`
+/// by default the largest label plus one. What a distributed group-by
+/// computes on each block: the states of one label from several blocks
+/// merge with [`merge_states`] (or [`State::merge`]), and [`finish_states`]
+/// gives the group function's result. The states of the whole array finish
+/// to exactly the group function's result (`group_nanprod` for
+/// [`NanProd`](crate::stats::NanProd)): the same driver, kernels and merge
+/// order, stopped before `finish`.
+///
+/// A product's state keeps a mantissa and a binary exponent apart
+/// ([`Product`](crate::states::Product)), so the blocks' products neither
+/// overflow nor underflow before they are merged:
+///
+/// ```
+/// use ndarray::{array, s, Axis};
+/// use nanops::stats::NanProd;
+/// use nanops::{finish_states, group_partial_states, merge_states};
+/// let a = array![1e300, 1e300, 2.0, 1e-300, 1e-300, f64::NAN];
+/// let labels = array![0, 0, 1, 0, 0, 1];
+/// // two blocks, as a dask array would hold them: a state per label each
+/// let left = group_partial_states(&a.slice(s![..3]), &labels.slice(s![..3]), 0, None, &NanProd)?;
+/// let right = group_partial_states(&a.slice(s![3..]), &labels.slice(s![3..]), 0, Some(2), &NanProd)?;
+/// assert_eq!(left.shape(), &[2]);
+/// // each block's product of label 0 alone overflows, or underflows
+/// assert_eq!((left[0].value(), right[0].value()), (f64::INFINITY, 0.0));
+/// let both = ndarray::stack(Axis(0), &[left.view(), right.view()]).unwrap();
+/// let merged = merge_states(&both.view(), 0)?;
+/// let r = finish_states::<f64, _>(&NanProd, &merged.view());
+/// assert_eq!(r.values, nanops::group_nanprod(&a, &labels, 0, None)?);
+/// assert!((r.values[0] - 1.0).abs() < 1e-15 && r.values[1] == 2.0);
+/// # Ok::<(), nanops::Error>(())
+/// ```
+///
+/// # Errors
+/// As the group functions': [`Error::LabelsShape`](crate::Error::LabelsShape)
+/// for labels not of the shape of `values` along `axes`,
+/// [`Error::LabelOutOfRange`](crate::Error::LabelOutOfRange) for a label at
+/// or above `num_labels`, an invalid axis, or
+/// [`Error::OutOfMemory`](crate::Error::OutOfMemory).
+pub fn group_partial_states<S, E, D, SL, DL, T>(
+    values: &ArrayBase<S, D>,
+    labels: &ArrayBase<SL, DL>,
+    axes: impl Into<Axes>,
+    num_labels: Option<usize>,
+    stat: &T,
+) -> Result<ArrayD<T::State>>
+where
+    S: Data<Elem = E>,
+    E: Element,
+    D: Dimension,
+    SL: Data<Elem = i64>,
+    DL: Dimension,
+    T: PartialStatistic<E>,
+{
+    let kernel = stat.kernel();
+    // the group functions' own driver and adapter (`Streaming`), with a
+    // reducer whose results are its states: bit for bit the states those
+    // functions finish
+    group_reduce(
+        &values.view().into_dyn(),
+        &labels.view().into_dyn(),
+        axes.into(),
+        num_labels,
+        &Streaming(Partial(&kernel)),
+        "group_partial_states",
+    )
 }
 
 /// The states of `states` merged over `axes`, in C order of the merged

@@ -12,6 +12,17 @@ use ndarray::{ArrayD, ArrayViewD, IxDyn};
 /// Most chunks one output's values are split into (each holds a state per label).
 const MAX_CHUNKS: usize = 8;
 
+/// How many chunks each output's values are split into, a state per label
+/// each: several only for few outputs of many values. The count depends on
+/// the shape only, so the bits are the same for any number of threads.
+fn chunk_count(n_out: usize, n_in: usize, num_labels: usize) -> usize {
+    if n_out < 4 {
+        (n_in / MIN_TASK.max(4 * num_labels)).clamp(1, MAX_CHUNKS)
+    } else {
+        1
+    }
+}
+
 /// The number of labels: `given`, checked against the largest label, or
 /// the largest label plus one (0 when every label is negative).
 fn label_count(labels: &[i64], given: Option<usize>) -> Result<usize> {
@@ -99,14 +110,15 @@ pub(crate) struct Grouping<'a, E> {
 
 impl<'a, E: Element> Grouping<'a, E> {
     /// Checks `labels` against `values` along `axes` and `num_labels`;
-    /// `extra` is the memory (count, size) the caller will allocate per
-    /// result (its states, scratch), probed with the result's and the copy's.
+    /// `per_result(n_out, n_in, num_labels)` is the memory in bytes the
+    /// caller will allocate per result (the result, its states, scratch),
+    /// probed with the copy of the values before anything is allocated.
     pub(crate) fn new(
         values: &'a ArrayViewD<'a, E>,
         labels: &'a ArrayViewD<'a, i64>,
         axes: Axes,
         num_labels: Option<usize>,
-        per_result: usize,
+        per_result: impl FnOnce(usize, usize, usize) -> usize,
     ) -> Result<Self> {
         let ndim = values.ndim();
         let axes = axes.normalize(ndim)?;
@@ -131,7 +143,7 @@ impl<'a, E: Element> Grouping<'a, E> {
             .checked_mul(num_labels)
             .ok_or(Error::OutOfMemory { bytes: usize::MAX })?;
         ensure_memory(&[
-            (results, per_result),
+            (results, per_result(n_out, n_in, num_labels)),
             (values.len(), std::mem::size_of::<E>()),
         ])?;
         let order: Vec<usize> = kept.iter().chain(axes.iter()).copied().collect();
@@ -176,19 +188,20 @@ pub(crate) fn group_reduce<E: Element, T: GroupStatistic<E>>(
     stat: &T,
     op: &'static str,
 ) -> Result<ArrayD<T::Output>> {
-    let per_result =
-        std::mem::size_of::<T::Output>() + MAX_CHUNKS * std::mem::size_of::<T::State>();
+    // per label: the result, and a state per chunk of its output (an
+    // output's chunks are held at once; with one chunk a task reuses one set
+    // of states for its outputs, so at most one set per output). Not
+    // `MAX_CHUNKS` states: many labels leave one chunk, and asking for eight
+    // made `num_labels = 2**24` probe 9 GiB where 1.3 GiB is used.
+    let per_result = |n_out, n_in, num_labels| {
+        std::mem::size_of::<T::Output>()
+            + chunk_count(n_out, n_in, num_labels) * std::mem::size_of::<T::State>()
+    };
     let g = Grouping::new(values, labels, axes, num_labels, per_result)?;
     let (n_out, n_in, num_labels) = (g.n_out, g.n_in, g.num_labels);
     let labels = g.labels();
-    // few outputs of many values: chunks of each output's values, a state
-    // per label each (the count depends on the shape only: same bits for
-    // any number of threads)
-    let chunks = if n_out < 4 {
-        (n_in / MIN_TASK.max(4 * num_labels)).clamp(1, MAX_CHUNKS)
-    } else {
-        1
-    };
+    // few outputs of many values: chunks of each output's values
+    let chunks = chunk_count(n_out, n_in, num_labels);
     let mut out = Vec::with_capacity(n_out * num_labels);
     if chunks > 1 {
         let len = n_in.div_ceil(chunks);
@@ -201,10 +214,12 @@ pub(crate) fn group_reduce<E: Element, T: GroupStatistic<E>>(
                 fold(stat, &mut states, &xs[lo..hi], &labels[lo..hi], lo);
                 states
             });
-            let (first, rest) = parts.split_first().expect("at least one chunk");
-            let mut states = first.clone();
-            for part in rest {
-                for (st, later) in states.iter_mut().zip(part) {
+            // merged into the first chunk's states, not a copy of them:
+            // the `chunks` sets probed are all that is held
+            let mut parts = parts.into_iter();
+            let mut states = parts.next().expect("at least one chunk");
+            for part in parts {
+                for (st, later) in states.iter_mut().zip(&part) {
                     stat.merge(st, later);
                 }
             }
@@ -347,6 +362,28 @@ mod tests {
                 .filter(|&k| l[k] == g as i64)
                 .all(|k| v[k] < v[i] || (v[k] == v[i] && k >= i)));
         }
+    }
+
+    #[test]
+    fn the_memory_probe_asks_for_the_states_of_the_chunks_used() {
+        // four values in 2^56 groups: one chunk, so one state per label
+        // beside its result. The request cannot be met on any machine (an
+        // address space is below 2^57 bytes), so the error names its size.
+        let v = array![1.0, 2.0, 3.0, 4.0].into_dyn();
+        let l = array![0, 1, 1, 0].into_dyn();
+        let groups = 1usize << 56;
+        type Skew = Streaming<crate::reduce::NanSkew>;
+        let skew = Streaming(crate::reduce::NanSkew { bias: true });
+        let state = std::mem::size_of::<<Skew as GroupStatistic<f64>>::State>();
+        let r = group_reduce(&v.view(), &l.view(), Axes::All, Some(groups), &skew, "k");
+        let want = groups * (std::mem::size_of::<f64>() + state) + 4 * 8;
+        assert_eq!(r, Err(Error::OutOfMemory { bytes: want }));
+        // many values in few groups: the chunks (each a state per label)
+        // are unchanged by the estimate
+        assert_eq!(chunk_count(1, 8 * MIN_TASK, 3), MAX_CHUNKS);
+        assert_eq!(chunk_count(1, 3 * MIN_TASK, 3), 3);
+        assert_eq!(chunk_count(4, 8 * MIN_TASK, 3), 1);
+        assert_eq!(chunk_count(1, 4, groups), 1);
     }
 
     #[test]

@@ -10,7 +10,7 @@
 
 use super::bracket::{bracketed_groups, of_group_values};
 use super::driver::Grouping;
-use crate::element::{Element, QuantileElement};
+use crate::element::{Element, QuantileElement, SelectFloat};
 use crate::error::{Error, Result};
 use crate::options::{Axes, QDtype, QuantileMethod};
 use crate::order::push_valid;
@@ -49,7 +49,10 @@ impl GroupQuantiles<'_> {
 }
 
 /// The weights in the grouping's order: one per grouped position
-/// (`per_row = false`) or one per value.
+/// (`per_value = false`) or one per value. A negative weight is refused
+/// wherever it is (as `nanquantile`, whose NumPy check comes before NaN
+/// values are dropped); finiteness depends on the value a weight goes
+/// with, so [`finite_where_valid`] checks it per output.
 fn weights_in_order<'w, E: Element>(
     w: &'w ArrayViewD<'w, f64>,
     g: &Grouping<'_, E>,
@@ -70,10 +73,20 @@ fn weights_in_order<'w, E: Element>(
             found: w.shape().to_vec(),
         });
     };
-    if w.iter().any(|&x| !(x >= 0.0 && x.is_finite())) {
+    if w.iter().any(|&x| x < 0.0) {
         return Err(Error::InvalidWeight);
     }
     Ok((w, per_value))
+}
+
+/// Whether every non-NaN value of `xs` has a finite weight in `w`. A NaN
+/// value is skipped with its weight, so a NaN or infinite weight there is
+/// no error (as `nanquantile`); a value of a negative label, in no group,
+/// is checked as any other non-NaN value.
+fn finite_where_valid<E: Element>(xs: &[E], w: &[f64]) -> bool {
+    xs.iter()
+        .zip(w)
+        .all(|(x, w)| w.is_finite() || x.is_nan_value())
 }
 
 /// Most chunks one output's values are split into for the counting sort.
@@ -266,7 +279,7 @@ pub(crate) fn group_order<E: QuantileElement>(
     }
     // results, and one scratch copy of the values (and weights) per output
     let per_result = nq * std::mem::size_of::<E::Value>();
-    let g = Grouping::new(values, labels, axes, num_labels, per_result)?;
+    let g = Grouping::new(values, labels, axes, num_labels, |_, _, _| per_result)?;
     let (n_out, n_in, groups) = (g.n_out, g.n_in, g.num_labels);
     crate::error::ensure_memory(&[(n_in, std::mem::size_of::<E::Value>() + 16)])?;
     let weights = match &stat.weights {
@@ -324,6 +337,11 @@ pub(crate) fn group_order<E: QuantileElement>(
                 w
             }
         });
+        if let Some(w) = w_row
+            && !finite_where_valid(xs, w)
+        {
+            return Err(Error::InvalidWeight);
+        }
         counting_sort(
             xs,
             labels,
@@ -358,10 +376,17 @@ pub(crate) fn group_order<E: QuantileElement>(
                     std::slice::from_raw_parts_mut(base.get().cast_mut().add(lo), hi - lo)
                 };
                 let slot = &mut res[(k - g0) * nq..(k - g0 + 1) * nq];
+                let weights = if has_weights { &wscratch[lo..hi] } else { &[] };
                 match stat.qs {
-                    Some(qs) if has_weights && !vals.is_empty() => weighted_quantiles_with(
+                    // no weight to place a quantile: NaN, as an empty group
+                    // (NumPy's error is for a whole lane; here it would fail
+                    // every other group of the call)
+                    Some(_) if has_weights && weights.iter().all(|&w| w == 0.0) => {
+                        slot.fill(E::Value::NAN);
+                    }
+                    Some(qs) if has_weights => weighted_quantiles_with(
                         vals,
-                        &wscratch[lo..hi],
+                        weights,
                         qs,
                         stat.method,
                         QDtype::Float64,
@@ -587,6 +612,25 @@ mod tests {
             group_order(&v.view(), &l.view(), Axes::All, None, &bad),
             Err(Error::InvalidWeight)
         );
+        // a group whose weights are all zero: NaN, the others as before
+        let zero = ndarray::array![1.0, 0.0, 5.0, 0.0].into_dyn();
+        let zeroed = GroupQuantiles {
+            weights: Some(zero.view()),
+            ..stat.clone()
+        };
+        let q = group_order(&v.view(), &l.view(), Axes::All, None, &zeroed).unwrap();
+        assert_eq!(q[[0, 0]], 3.0);
+        assert!(q[[0, 1]].is_nan());
+        // a NaN or infinite weight on a NaN value is skipped with the value
+        let vn = ndarray::array![1.0_f64, f64::NAN, 3.0, f64::NAN, 10.0].into_dyn();
+        let ln = ndarray::array![0, 0, 0, 1, 1].into_dyn();
+        let wn = ndarray::array![1.0, f64::NAN, 5.0, f64::INFINITY, 1.0].into_dyn();
+        let skipped = GroupQuantiles {
+            weights: Some(wn.view()),
+            ..stat.clone()
+        };
+        let q = group_order(&vn.view(), &ln.view(), Axes::All, None, &skipped).unwrap();
+        assert_eq!((q[[0, 0]], q[[0, 1]]), (3.0, 10.0));
         let big = [1.5];
         let out_of_range = GroupQuantiles {
             qs: Some(&big),

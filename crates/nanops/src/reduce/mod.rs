@@ -28,6 +28,7 @@ mod walk;
 
 pub(crate) use arg::{arg_slice, ArgReducer};
 pub(crate) use driver::reduce;
+pub(crate) use partial::Partial;
 pub use partial::PartialStatistic;
 pub(crate) use reducer::Reducer;
 // The public statistics (`NanSum`, …, `NanVar`): each kernel file's `pub`

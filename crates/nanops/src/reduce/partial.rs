@@ -52,11 +52,19 @@ where
 /// on pieces of an array, merged, and finished into the reduction's result
 /// (the streaming reductions of [`crate::stats`]: `NanSum` … `NanKurt`).
 ///
-/// Sealed, as [`Statistic`]. Use it through [`crate::partial_states`],
-/// [`crate::merge_states`] and [`crate::finish_states`].
+/// Sealed, as [`Statistic`]. Use it through [`crate::partial_states`]
+/// (per label: [`crate::group_partial_states`]), [`crate::merge_states`]
+/// and [`crate::finish_states`].
 pub trait PartialStatistic<E: Element>: Statistic<E> {
     /// The partial state of one output: a type of [`crate::states`].
     type State: Copy + Default + Send + Sync + std::fmt::Debug + 'static;
+    /// The reducer whose states these are: the one the other families
+    /// (the group driver, per label) run to fill the same states.
+    #[doc(hidden)]
+    type Kernel: Reducer<E, State = Self::State>;
+    /// The reducer of this statistic (the statistic's own parameters in it).
+    #[doc(hidden)]
+    fn kernel(&self) -> Self::Kernel;
     /// The partial states of `view` over `axes`, one per output.
     #[doc(hidden)]
     fn partial(&self, view: &ArrayViewD<'_, E>, axes: &Axes) -> Result<ArrayD<Self::State>>;

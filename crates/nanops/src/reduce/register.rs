@@ -29,6 +29,10 @@ macro_rules! statistics {
         }
         impl<E: $crate::element::Element> $crate::reduce::partial::PartialStatistic<E> for $t {
             type State = <$kernel as $crate::reduce::reducer::Reducer<E>>::State;
+            type Kernel = $kernel;
+            fn kernel(&self) -> $kernel {
+                <$kernel>::from(*self)
+            }
             fn partial(
                 &self,
                 view: &ndarray::ArrayViewD<'_, E>,

@@ -12,13 +12,16 @@
 //! the same way and copies strided lanes, and tiles of axis-0 lanes, into
 //! contiguous scratch.
 
+mod blocked;
 mod cumulative;
 mod driver;
 mod exponential;
 mod fill;
 mod moving;
 mod ordered;
+mod ranked_window;
 mod scanner;
+mod sort_key;
 mod window;
 mod window_driver;
 

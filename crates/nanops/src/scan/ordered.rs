@@ -2,7 +2,8 @@
 //! the window's non-NaN values kept sorted, O(log window) comparisons and
 //! one `memmove` per step.
 //!
-//! The window is a sorted array of keys ([`SortedWindow`]): each value's
+//! A window of up to [`RANKED_FROM`] values is a sorted array of keys
+//! ([`SortedWindow`]): each value's
 //! `f64` bits mapped to an integer whose order is the values' total order
 //! (`-0.0` just below `0.0`, infinities at the ends), so comparisons are
 //! integer comparisons and the value leaving the window is found exactly
@@ -11,12 +12,17 @@
 //! few: values close in time are often close in value); NaN values are never
 //! inserted. Measured against bottleneck's double heap (no skip list or
 //! sorted blocks were built to compare), the sorted array is faster up to
-//! window 1000 and 2.3x slower at 10000 (see the CHANGELOG for the numbers):
-//! sorted blocks are the next step for large windows. Quantiles read the ranks they need
+//! window 1000 and 2.3x slower at 10000 (see the CHANGELOG for the numbers),
+//! and its shifts make a step O(window): a larger window is a
+//! [`RankedWindow`] (a bitset over the part's sorted values with a Fenwick
+//! tree over its words, O(log n) per step). Both give the same ranks, so the
+//! same bits. Quantiles read the ranks they need
 //! straight from the sorted keys and finish them with `nanquantile`'s code
 //! (`order::select`'s `plan_picks`/`finish_picks`), so every window's
 //! quantile is `nanquantile`'s of that window, bit for bit.
 
+use super::ranked_window::RankedWindow;
+use super::sort_key::{key, value, OrderedWindow};
 use super::window::{LaneKernel, WindowSpec};
 use crate::element::{QuantileElement, SelectFloat};
 use crate::error::Result;
@@ -25,28 +31,27 @@ use crate::order::check_q;
 use crate::order::select::{finish_picks, median_of_middles, plan_picks, Pick, QuantileScratch};
 use std::mem::MaybeUninit;
 
+/// Windows of at least this many values are a [`RankedWindow`]: below, the
+/// sorted array's shifts cost less than the ranked window's sort and
+/// Fenwick descents (measured on both sides of the switch: BENCHMARKS.md,
+/// "Moving order statistics").
+const RANKED_FROM: usize = 4096;
+
 /// Windows holding fewer keys are searched by counting (see
 /// [`SortedWindow::below`]).
 const LINEAR_BELOW: usize = 64;
-
-/// `x`'s bits as an integer ordered as the values' total order (an
-/// involution: [`value`] undoes it).
-#[inline(always)]
-fn key(x: f64) -> i64 {
-    let b = x.to_bits() as i64;
-    b ^ (((b >> 63) as u64) >> 1) as i64
-}
-
-/// The value of a [`key`].
-#[inline(always)]
-fn value(k: i64) -> f64 {
-    f64::from_bits((k ^ (((k >> 63) as u64) >> 1) as i64) as u64)
-}
 
 /// A value in `f64` (exact for every element type).
 #[inline(always)]
 fn wide<E: QuantileElement>(x: E) -> f64 {
     x.to_value().to_f64_exact()
+}
+
+/// A position's result from its window: the statistic of a kernel.
+trait Give<E: QuantileElement> {
+    /// The result at lane position `i`, whose window `win` holds at least
+    /// `min_count` values.
+    fn give<W: OrderedWindow>(&mut self, win: &W, i: usize) -> E::Value;
 }
 
 /// The non-NaN values of a window, sorted, as [`key`]s.
@@ -56,13 +61,31 @@ pub(crate) struct SortedWindow {
     keys: Vec<i64>,
 }
 
-impl SortedWindow {
-    /// Values held.
+impl OrderedWindow for SortedWindow {
     #[inline(always)]
     fn len(&self) -> usize {
         self.keys.len()
     }
 
+    #[inline(always)]
+    fn rank(&self, r: usize) -> f64 {
+        value(self.keys[r])
+    }
+
+    #[inline(always)]
+    fn less_and_equal(&self, x: f64) -> (usize, usize) {
+        let (lo, hi) = if x == 0.0 {
+            (key(-0.0), key(0.0))
+        } else {
+            (key(x), key(x))
+        };
+        let less = self.below(lo);
+        let upto = less + self.keys[less..].partition_point(|&v| v <= hi);
+        (less, upto - less)
+    }
+}
+
+impl SortedWindow {
     /// Keys below `k`: a binary search, or below [`LINEAR_BELOW`] keys a
     /// count over all of them (branch-free, vectorised: faster than the
     /// binary search's unpredictable branches there).
@@ -73,12 +96,6 @@ impl SortedWindow {
         } else {
             self.keys.partition_point(|&v| v < k)
         }
-    }
-
-    /// The value of rank `r` (0: the least).
-    #[inline(always)]
-    fn rank(&self, r: usize) -> f64 {
-        value(self.keys[r])
     }
 
     /// Takes the non-NaN value `x`.
@@ -133,19 +150,6 @@ impl SortedWindow {
         }
     }
 
-    /// Values `< x` and values `== x` (IEEE: `-0.0 == 0.0`), `x` not NaN.
-    #[inline(always)]
-    fn less_and_equal(&self, x: f64) -> (usize, usize) {
-        let (lo, hi) = if x == 0.0 {
-            (key(-0.0), key(0.0))
-        } else {
-            (key(x), key(x))
-        };
-        let less = self.below(lo);
-        let upto = less + self.keys[less..].partition_point(|&v| v <= hi);
-        (less, upto - less)
-    }
-
     /// Rebuilds the window from `xs` (NaN skipped).
     fn fill<E: QuantileElement>(&mut self, xs: &[E]) {
         self.keys.clear();
@@ -158,17 +162,31 @@ impl SortedWindow {
     }
 }
 
-/// Runs the sorted window over positions `from..from + out.len()` of `xs`:
+/// Runs the window over positions `from..from + out.len()` of `xs`:
 /// before position `i`'s output the window holds the non-NaN values of
-/// `xs[i + 1 - window..=i]`; `give(window, i)` is position `i`'s result
-/// (with at least `min_count` values; NaN otherwise unless `always`).
-#[inline(always)]
-fn sorted_part<E: QuantileElement>(
+/// `xs[i + 1 - window..=i]`; `give` gives position `i`'s result where the
+/// window holds at least `min_count` values (NaN otherwise).
+fn ordered_part<E: QuantileElement, G: Give<E>>(
     spec: &WindowSpec,
     xs: &[E],
     from: usize,
     out: &mut [MaybeUninit<E::Value>],
-    mut give: impl FnMut(&SortedWindow, usize) -> E::Value,
+    give: &mut G,
+) {
+    if spec.window >= RANKED_FROM {
+        ranked_part(spec, xs, from, out, give);
+    } else {
+        sorted_part(spec, xs, from, out, give);
+    }
+}
+
+/// [`ordered_part`] with a [`SortedWindow`].
+fn sorted_part<E: QuantileElement, G: Give<E>>(
+    spec: &WindowSpec,
+    xs: &[E],
+    from: usize,
+    out: &mut [MaybeUninit<E::Value>],
+    give: &mut G,
 ) {
     let (w, min) = (spec.window, spec.min_count());
     let mut win = SortedWindow::default();
@@ -186,7 +204,49 @@ fn sorted_part<E: QuantileElement>(
             None if entering => win.insert(wide(x)),
             None => {}
         }
-        y.write(if win.len() >= min { give(&win, i) } else { nan });
+        y.write(if win.len() >= min {
+            give.give(&win, i)
+        } else {
+            nan
+        });
+    }
+}
+
+/// [`ordered_part`] with a [`RankedWindow`] over the part and the window
+/// before it.
+fn ranked_part<E: QuantileElement, G: Give<E>>(
+    spec: &WindowSpec,
+    xs: &[E],
+    from: usize,
+    out: &mut [MaybeUninit<E::Value>],
+    give: &mut G,
+) {
+    let (w, min) = (spec.window, spec.min_count());
+    let base = from.saturating_sub(w);
+    let end = from + out.len();
+    let keys = xs[base..end]
+        .iter()
+        .map(|x| (!x.is_nan_value()).then(|| key(wide(*x))));
+    let mut win = RankedWindow::new(base, keys);
+    for (i, x) in xs.iter().enumerate().take(from).skip(base) {
+        if !x.is_nan_value() {
+            win.insert(i);
+        }
+    }
+    let nan = <E::Value as SelectFloat>::from_f64_nearest(f64::NAN);
+    for (k, y) in out.iter_mut().enumerate() {
+        let i = from + k;
+        if i >= w && !xs[i - w].is_nan_value() {
+            win.remove(i - w);
+        }
+        if !xs[i].is_nan_value() {
+            win.insert(i);
+        }
+        y.write(if win.len() >= min {
+            give.give(&win, i)
+        } else {
+            nan
+        });
     }
 }
 
@@ -210,6 +270,18 @@ pub(crate) struct MoveQuantile {
 /// in `[-1, 1]`, 0 for a window of one value, NaN for a NaN value).
 pub(crate) struct MoveRank(pub WindowSpec);
 
+/// [`MoveMedian`]'s statistic.
+struct Median;
+
+impl<E: QuantileElement> Give<E> for Median {
+    #[inline(always)]
+    fn give<W: OrderedWindow>(&mut self, win: &W, _: usize) -> E::Value {
+        let of = |x: f64| <E::Value as SelectFloat>::from_f64_nearest(x);
+        let n = win.len();
+        median_of_middles(n, of(win.rank((n - 1) / 2)), of(win.rank(n / 2)))
+    }
+}
+
 impl<E: QuantileElement> LaneKernel<E> for MoveMedian {
     type Output = E::Value;
     fn cut(&self) -> Option<(usize, usize)> {
@@ -225,11 +297,36 @@ impl<E: QuantileElement> LaneKernel<E> for MoveMedian {
         out: &mut [MaybeUninit<E::Value>],
         _: &mut Vec<(usize, f64)>,
     ) {
+        ordered_part(&self.0, xs, from, out, &mut Median);
+    }
+}
+
+/// [`MoveQuantile`]'s statistic: the plan of each count (it depends on
+/// the count alone), made once.
+struct Quantile<'a, V> {
+    /// The kernel.
+    kernel: &'a MoveQuantile,
+    /// Plans by count.
+    plans: Vec<Option<Pick>>,
+    /// The planner's scratch.
+    scratch: QuantileScratch,
+    /// The result's slot.
+    result: [V; 1],
+}
+
+impl<E: QuantileElement> Give<E> for Quantile<'_, E::Value> {
+    #[inline(always)]
+    fn give<W: OrderedWindow>(&mut self, win: &W, _: usize) -> E::Value {
         let of = |x: f64| <E::Value as SelectFloat>::from_f64_nearest(x);
-        sorted_part(&self.0, xs, from, out, |win, _| {
-            let n = win.len();
-            median_of_middles(n, of(win.rank((n - 1) / 2)), of(win.rank(n / 2)))
+        let n = win.len();
+        let (q, method) = (self.kernel.q, self.kernel.method);
+        let scratch = &mut self.scratch;
+        let plan = *self.plans[n].get_or_insert_with(|| {
+            plan_picks(n, &[q], method, QDtype::Float64, scratch);
+            scratch.picks[0]
         });
+        finish_picks(&[plan], |r| Some(of(win.rank(r))), &mut self.result);
+        self.result[0]
     }
 }
 
@@ -249,20 +346,38 @@ impl<E: QuantileElement> LaneKernel<E> for MoveQuantile {
         out: &mut [MaybeUninit<E::Value>],
         _: &mut Vec<(usize, f64)>,
     ) {
+        let mut give = Quantile::<E::Value> {
+            kernel: self,
+            plans: vec![None; self.spec.window + 1],
+            scratch: QuantileScratch::new(),
+            result: [<E::Value as SelectFloat>::from_f64_nearest(f64::NAN)],
+        };
+        ordered_part(&self.spec, xs, from, out, &mut give);
+    }
+}
+
+/// [`MoveRank`]'s statistic over the lane `xs`.
+struct Rank<'a, E> {
+    /// The lane.
+    xs: &'a [E],
+}
+
+impl<E: QuantileElement> Give<E> for Rank<'_, E> {
+    #[inline(always)]
+    fn give<W: OrderedWindow>(&mut self, win: &W, i: usize) -> E::Value {
         let of = |x: f64| <E::Value as SelectFloat>::from_f64_nearest(x);
-        let mut scratch = QuantileScratch::new();
-        // the plan of each count (it depends on the count alone), made once
-        let mut plans: Vec<Option<Pick>> = vec![None; self.spec.window + 1];
-        let mut result = [of(f64::NAN)];
-        sorted_part(&self.spec, xs, from, out, |win, _| {
-            let n = win.len();
-            let plan = *plans[n].get_or_insert_with(|| {
-                plan_picks(n, &[self.q], self.method, QDtype::Float64, &mut scratch);
-                scratch.picks[0]
-            });
-            finish_picks(&[plan], |r| Some(of(win.rank(r))), &mut result);
-            result[0]
-        });
+        let x = self.xs[i];
+        if x.is_nan_value() {
+            return of(f64::NAN);
+        }
+        let n = win.len();
+        if n == 1 {
+            return of(0.0);
+        }
+        // bottleneck's arithmetic: g = 2·less, e = equal (itself included)
+        let (less, equal) = win.less_and_equal(wide(x));
+        let r = 0.5 * (2.0 * less as f64 + equal as f64 - 1.0) / (n as f64 - 1.0);
+        of(2.0 * (r - 0.5))
     }
 }
 
@@ -281,21 +396,7 @@ impl<E: QuantileElement> LaneKernel<E> for MoveRank {
         out: &mut [MaybeUninit<E::Value>],
         _: &mut Vec<(usize, f64)>,
     ) {
-        let of = |x: f64| <E::Value as SelectFloat>::from_f64_nearest(x);
-        sorted_part(&self.0, xs, from, out, |win, i| {
-            let x = xs[i];
-            if x.is_nan_value() {
-                return of(f64::NAN);
-            }
-            let n = win.len();
-            if n == 1 {
-                return of(0.0);
-            }
-            // bottleneck's arithmetic: g = 2·less, e = equal (itself included)
-            let (less, equal) = win.less_and_equal(wide(x));
-            let r = 0.5 * (2.0 * less as f64 + equal as f64 - 1.0) / (n as f64 - 1.0);
-            of(2.0 * (r - 0.5))
-        });
+        ordered_part(&self.0, xs, from, out, &mut Rank { xs });
     }
 }
 

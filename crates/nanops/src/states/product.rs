@@ -87,6 +87,30 @@ impl<A: Factor> Product<A> {
         self.push(x);
         *run = 0;
     }
+    /// The product's parts `(part, exp, zero, inf)`: the product of the
+    /// finite nonzero factors' mantissas and of the zeros' and infinities'
+    /// signs (complex: directions), kept in `[1, 2)` (NaN where a NaN was
+    /// a factor), the sum of the factors' binary exponents, and whether a
+    /// zero or an infinity was a factor. The form in which a partial
+    /// product travels between the pieces of a distributed reduction: no
+    /// piece's product overflows or underflows, and the pieces' parts
+    /// multiply into the whole's as [`State::merge`] multiplies them.
+    ///
+    /// ```
+    /// use nanops::states::{Product, State};
+    /// let mut p = Product::<f64>::default();
+    /// p.push_slice(&[1e300, -1e300]);
+    /// let (part, exp, zero, inf) = p.parts();
+    /// assert!((-2.0..=-1.0).contains(&part) && exp > 1024 && !zero && !inf);
+    /// ```
+    pub fn parts(&self) -> (A, i64, bool, bool) {
+        let part = if self.nan {
+            A::special(self.part, true, true)
+        } else {
+            self.part
+        };
+        (part, self.exp, self.zero, self.inf)
+    }
     /// The product (the same as [`State::finish`]), rounded once.
     #[inline(always)]
     pub fn value(&self) -> A {
