@@ -77,8 +77,16 @@ def _float_dtype(dtype: np.dtype) -> np.dtype:
 
 
 def _as_float(x: np.ndarray) -> np.ndarray:
-    """The chunk in the float type nanops selects it in (:func:`_float_dtype`)."""
-    return x.astype(_float_dtype(x.dtype), copy=False)
+    """The chunk in the float type nanops selects it in (:func:`_float_dtype`),
+    aligned (see :func:`_aligned`)."""
+    return _aligned(x.astype(_float_dtype(x.dtype), copy=False))
+
+
+def _aligned(a: np.ndarray) -> np.ndarray:
+    """``a``, copied if its data is not aligned for its dtype: an array that
+    crossed the cluster can arrive unaligned (a view into the message's
+    buffer), and the primitives read their arrays as aligned slices."""
+    return a if a.flags.aligned else np.require(a, requirements="A")
 
 
 def _stats(x: np.ndarray, axes: tuple[int, ...], k: int, groups: list[slice]
@@ -301,7 +309,8 @@ def _finish(selected: list[dict[str, Any]], brackets: dict[str, Any], plan: dict
             if vals.size:
                 picked = np.where(in_mid, vals[np.minimum(mid_at, vals.size - 1)], picked)
             at[rows, j] = picked
-    result = _nanops.order_of_ranks(counts, at, plan["q"], plan["method"], plan["q_code"],
+    result = _nanops.order_of_ranks(_aligned(counts), at, plan["q"], plan["method"],
+                                    plan["q_code"],
                                     plan["median"], plan["result_code"])
     result = np.asarray(result).astype(plan["result_dtype"], copy=False)
     if np.any(counts == 0):

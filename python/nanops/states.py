@@ -185,15 +185,20 @@ def partial_fields(name: str, a: np.ndarray, axes: tuple[int, ...]) -> dict[str,
         fields = _unpack(out)
     if name in ("nanmin", "nanmax") and a.dtype.kind in "biu" and \
             math.prod(a.shape[i] for i in axes) == 0:
-        # a piece without values: an integer cannot be NaN, so its state is
-        # the reduction's identity, which no merge with a value keeps
-        if a.dtype.kind == "b":
-            identity: Any = name == "nanmin"
-        else:
-            info = np.iinfo(a.dtype)
-            identity = info.max if name == "nanmin" else info.min
-        fields = {**fields, "value": np.full_like(fields["value"], identity)}
+        fields = {**fields, "value": np.full_like(fields["value"], _no_value(name, a.dtype))}
     return fields
+
+
+def _no_value(name: str, dtype: np.dtype) -> Any:
+    """The ``value`` of a ``nanmin``/``nanmax`` state of a piece without
+    values: NaN for floats; for integers and bools, which cannot be NaN, the
+    reduction's identity, which no merge with a value keeps."""
+    if dtype.kind in "fc":
+        return np.nan
+    if dtype.kind == "b":
+        return name == "nanmin"
+    info = np.iinfo(dtype)
+    return info.max if name == "nanmin" else info.min
 
 
 def _unpack(states: np.ndarray) -> dict[str, np.ndarray]:
@@ -282,7 +287,7 @@ def _by_calls(name: str, a: np.ndarray, axes: tuple[int, ...], out: np.ndarray) 
             _higher_partial(a, axes, out)
         if name in ("nanmin", "nanmax"):
             if a.size == 0:
-                out["value"] = np.nan if a.dtype.kind in "fc" else 0
+                out["value"] = _no_value(name, a.dtype)
             else:
                 out["value"] = _nanops(name)(a, axes, keepdims=True)
 

@@ -183,6 +183,11 @@ def test_one_pass_states_equal_exact_references(data: st.DataObject) -> None:
                 assert g == w
             if plain.dtype.kind in "iub" and plain.size == 0:
                 np.testing.assert_array_equal(value, old["value"])
+                # no value: the identity, which a merge with any value drops
+                info = np.iinfo(plain.dtype) if plain.dtype.kind != "b" else None
+                identity = (info.max if name == "nanmin" else info.min) if info else \
+                    name == "nanmin"
+                assert np.all(value == identity)
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
