@@ -210,3 +210,54 @@ def _mismatch(g: np.ndarray, r: np.ndarray, atol: Any, rtol: float) -> str | Non
         return (_part_mismatch(g.real, r.real, at, 0.0, top)
                 or _part_mismatch(g.imag, r.imag, at, 0.0, top))
     return _part_mismatch(g.astype(np.float64), r.astype(np.float64), at, rtol, top)
+
+
+# --- products: values whose products overflow, underflow, or meet 0 · inf ---
+
+
+def product_factors(rng: np.random.Generator, shape: Any, dtype: str) -> np.ndarray:
+    """Values (of ``shape``) of magnitude 1e-300 … 1e300 (float32: 1e-38 … 1e38) of
+    either sign, a few true zeros (of either sign), infinities and NaN
+    among them; complex: parts drawn so, and values along the axes."""
+    if dtype[0] in "iu":
+        return rng.integers(-9 if dtype[0] == "i" else 0, 10, shape).astype(dtype)
+    top = 38 if dtype in ("f4", "c8") else 300
+
+    def real() -> np.ndarray:
+        x = rng.choice([-1.0, 1.0], shape) * 10.0 ** rng.uniform(-top, top, shape)
+        u = rng.random(shape)
+        x[u < 0.04] = 0.0
+        x[(u >= 0.04) & (u < 0.06)] = -0.0
+        x[(u >= 0.06) & (u < 0.08)] = np.inf
+        x[(u >= 0.08) & (u < 0.1)] = -np.inf
+        x[(u >= 0.1) & (u < 0.2)] = np.nan
+        return x
+
+    if dtype[0] == "c":
+        # parts set apart: 1j * inf is nan + infj in NumPy's arithmetic
+        re, im, u = real(), real(), rng.random(shape)
+        re[u > 0.8] = 0.0  # imaginary values, and real ones
+        im[u < 0.2] = 0.0
+        z = np.empty(shape, dtype)
+        z.real, z.imag = re, im
+        return z
+    return real().astype(dtype)
+
+
+def assert_same_products(got: np.ndarray, want: np.ndarray, rtol: float) -> None:
+    """The same dtype and class per value (NaN, infinite, zero, finite: the
+    class nanops' products keep exactly), the sign of real ones, finite
+    nonzero values within ``rtol`` (beside subnormal rounding)."""
+    got, want = np.asarray(got), np.asarray(want)
+    assert got.dtype == want.dtype and got.shape == want.shape
+    np.testing.assert_array_equal(np.isnan(got), np.isnan(want))
+    np.testing.assert_array_equal(np.isinf(got), np.isinf(want))
+    np.testing.assert_array_equal(got == 0, want == 0)
+    if want.dtype.kind == "f":
+        np.testing.assert_array_equal(np.signbit(got), np.signbit(want))
+    if want.dtype.kind in "fc":
+        tiny = float(np.finfo(want.dtype).smallest_subnormal)
+        regular = np.isfinite(want) & (want != 0)
+        np.testing.assert_allclose(got[regular], want[regular], rtol=rtol, atol=2 * tiny)
+    else:  # integers wrap alike in any order
+        np.testing.assert_array_equal(got, want)

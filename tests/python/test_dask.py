@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from _support import assert_same_products, product_factors
 from numpy.lib.array_utils import normalize_axis_tuple
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -833,47 +834,6 @@ def test_dask_group_fixes_on_a_local_cluster(cluster_client: Any) -> None:
 # --- grouped products: blocks' states that neither overflow nor underflow ---
 
 
-def _factors(rng: np.random.Generator, shape: tuple[int, ...], dtype: str) -> np.ndarray:
-    """Magnitudes 1e-300 … 1e300 (float32: 1e-38 … 1e38) of either sign,
-    with true zeros (of either sign), infinities and NaN; complex: parts so
-    drawn, some values on the real or the imaginary axis."""
-    top = 38 if dtype in ("f4", "c8") else 300
-
-    def real() -> np.ndarray:
-        x = rng.choice([-1.0, 1.0], shape) * 10.0 ** rng.uniform(-top, top, shape)
-        u = rng.random(shape)
-        x[u < 0.04] = 0.0
-        x[(u >= 0.04) & (u < 0.06)] = -0.0
-        x[(u >= 0.06) & (u < 0.08)] = np.inf
-        x[(u >= 0.08) & (u < 0.1)] = -np.inf
-        x[(u >= 0.1) & (u < 0.2)] = np.nan
-        return x
-
-    if dtype[0] == "c":
-        # parts set apart: 1j * inf is nan + infj in NumPy's arithmetic
-        re, im, u = real(), real(), rng.random(shape)
-        re[u > 0.8] = 0.0  # imaginary values, and real ones
-        im[u < 0.2] = 0.0
-        z = np.empty(shape, dtype)
-        z.real, z.imag = re, im
-        return z
-    return real().astype(dtype)
-
-
-def _same_products(got: np.ndarray, want: np.ndarray, rtol: float) -> None:
-    """Exact in class (NaN, infinite, zero; the sign of real values), finite
-    nonzero values within ``rtol`` (beside subnormal rounding)."""
-    assert got.dtype == want.dtype and got.shape == want.shape
-    np.testing.assert_array_equal(np.isnan(got), np.isnan(want))
-    np.testing.assert_array_equal(np.isinf(got), np.isinf(want))
-    np.testing.assert_array_equal(got == 0, want == 0)
-    if want.dtype.kind == "f":
-        np.testing.assert_array_equal(np.signbit(got), np.signbit(want))
-    regular = np.isfinite(want) & (want != 0)
-    tiny = float(np.finfo(want.dtype).smallest_subnormal)
-    np.testing.assert_allclose(got[regular], want[regular], rtol=rtol, atol=2 * tiny)
-
-
 @needs_flox
 def test_dask_group_products_of_blocks_that_overflow_equal_nanops() -> None:
     # issue 38 item 6: the blocks' products inf and 0 gave inf · 0 = NaN
@@ -898,7 +858,7 @@ def test_dask_group_products_equal_nanops_at_every_magnitude(data: st.DataObject
     dtype = data.draw(st.sampled_from(["f8", "c16", "f4", "c8"]), label="dtype")
     ndim = data.draw(st.integers(1, 3), label="ndim")
     shape = tuple(data.draw(st.lists(st.integers(1, 9), min_size=ndim, max_size=ndim)))
-    values = _factors(rng, shape, dtype)
+    values = product_factors(rng, shape, dtype)
     x = da.from_array(values, chunks=_chunks(data.draw, shape))
     axis = data.draw(st.one_of(
         st.none(), st.integers(-ndim, ndim - 1),
@@ -916,7 +876,7 @@ def test_dask_group_products_equal_nanops_at_every_magnitude(data: st.DataObject
     got = _call(lazy.compute, scheduler="sync")
     # float32 results: the float64 product rounded once, which the merge
     # order can move by one float32 ulp
-    _same_products(got, want, rtol=1e-12 if dtype in ("f8", "c16") else 2.0**-22)
+    assert_same_products(got, want, rtol=1e-12 if dtype in ("f8", "c16") else 2.0**-22)
 
 
 @needs_flox
@@ -926,14 +886,14 @@ def test_dask_group_products_on_a_local_cluster(cluster_client: Any) -> None:
     labels = rng.integers(0, 3, 60)
     for dtype in ("f8", "c16", "i8"):
         values = (rng.integers(-3, 4, (2, 60)) if dtype == "i8"
-                  else _factors(rng, (2, 60), dtype))
+                  else product_factors(rng, (2, 60), dtype))
         lazy = nanops.group_nanprod(da.from_array(values, chunks=(1, 7)), labels, axis=1)
         got = _call(cluster_client.compute(lazy).result, timeout=120)
         want = _call(nanops.group_nanprod, values, labels, axis=1)
         if dtype == "i8":
             np.testing.assert_array_equal(got, want)
         else:
-            _same_products(got, want, rtol=1e-12)
+            assert_same_products(got, want, rtol=1e-12)
 
 
 def test_unknown_chunk_sizes_are_a_clear_error() -> None:

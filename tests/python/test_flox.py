@@ -9,6 +9,7 @@ import sys
 
 import numpy as np
 import pytest
+from _support import assert_same_products, product_factors
 
 flox = pytest.importorskip("flox")
 xr = pytest.importorskip("xarray")
@@ -168,54 +169,6 @@ def test_dask_mean_of_64_bit_integers_does_not_wrap() -> None:
 # --- products: per-block states that neither overflow nor underflow ---------
 
 
-def _factors(rng: np.random.Generator, n: int, dtype: str) -> np.ndarray:
-    """``n`` values of magnitude 1e-300 … 1e300 (float32: 1e-38 … 1e38) of
-    either sign, a few true zeros (of either sign), infinities and NaN
-    among them; complex: parts drawn so, and values along the axes."""
-    if dtype[0] in "iu":
-        return rng.integers(-9 if dtype[0] == "i" else 0, 10, n).astype(dtype)
-    top = 38 if dtype in ("f4", "c8") else 300
-
-    def real() -> np.ndarray:
-        x = rng.choice([-1.0, 1.0], n) * 10.0 ** rng.uniform(-top, top, n)
-        u = rng.random(n)
-        x[u < 0.04] = 0.0
-        x[(u >= 0.04) & (u < 0.06)] = -0.0
-        x[(u >= 0.06) & (u < 0.08)] = np.inf
-        x[(u >= 0.08) & (u < 0.1)] = -np.inf
-        x[(u >= 0.1) & (u < 0.2)] = np.nan
-        return x
-
-    if dtype[0] == "c":
-        # parts set apart: 1j * inf is nan + infj in NumPy's arithmetic
-        re, im, u = real(), real(), rng.random(n)
-        re[u > 0.8] = 0.0  # imaginary values, and real ones
-        im[u < 0.2] = 0.0
-        z = np.empty(n, dtype)
-        z.real, z.imag = re, im
-        return z
-    return real().astype(dtype)
-
-
-def assert_same_products(got: np.ndarray, want: np.ndarray, rtol: float) -> None:
-    """The same dtype and class per value (NaN, infinite, zero, finite: the
-    class nanops' products keep exactly), the sign of real ones, finite
-    nonzero values within ``rtol`` (beside subnormal rounding)."""
-    got, want = np.asarray(got), np.asarray(want)
-    assert got.dtype == want.dtype and got.shape == want.shape
-    np.testing.assert_array_equal(np.isnan(got), np.isnan(want))
-    np.testing.assert_array_equal(np.isinf(got), np.isinf(want))
-    np.testing.assert_array_equal(got == 0, want == 0)
-    if want.dtype.kind == "f":
-        np.testing.assert_array_equal(np.signbit(got), np.signbit(want))
-    if want.dtype.kind in "fc":
-        tiny = float(np.finfo(want.dtype).smallest_subnormal)
-        regular = np.isfinite(want) & (want != 0)
-        np.testing.assert_allclose(got[regular], want[regular], rtol=rtol, atol=2 * tiny)
-    else:  # integers wrap alike in any order
-        np.testing.assert_array_equal(got, want)
-
-
 def test_dask_products_of_blocks_that_overflow_are_exact_in_class() -> None:
     # issue 38 item 6: [1e300, 1e300] gives inf, [1e-300, 1e-300] gives 0,
     # inf · 0 = NaN; the blocks' states keep mantissa and exponent apart
@@ -242,7 +195,7 @@ def test_dask_products_equal_group_nanprod_in_memory(seed: int, dtype: str, comb
     dask_array = pytest.importorskip("dask.array")
     rng = np.random.default_rng(seed)
     n = int(rng.integers(2, 60))
-    values = _factors(rng, 3 * n, dtype).reshape(3, n)
+    values = product_factors(rng, (3, n), dtype)
     labels = rng.integers(0, 4, n)
     cuts = np.unique(rng.integers(1, n, int(rng.integers(0, 5))))
     chunks = tuple(np.diff(np.concatenate([[0], cuts, [n]])).tolist())

@@ -22,7 +22,7 @@
 //! quantile is `nanquantile`'s of that window, bit for bit.
 
 use super::ranked_window::RankedWindow;
-use super::sort_key::{key, value, OrderedWindow};
+use super::sort_key::{equal_keys, key, value, OrderedWindow};
 use super::window::{LaneKernel, WindowSpec};
 use crate::element::{QuantileElement, SelectFloat};
 use crate::error::Result;
@@ -74,11 +74,7 @@ impl OrderedWindow for SortedWindow {
 
     #[inline(always)]
     fn less_and_equal(&self, x: f64) -> (usize, usize) {
-        let (lo, hi) = if x == 0.0 {
-            (key(-0.0), key(0.0))
-        } else {
-            (key(x), key(x))
-        };
+        let (lo, hi) = equal_keys(x);
         let less = self.below(lo);
         let upto = less + self.keys[less..].partition_point(|&v| v <= hi);
         (less, upto - less)

@@ -11,7 +11,7 @@
 //! one bit and clears one. For a part of a million positions the bitset
 //! takes 125 KB and the tree 62 KB (they stay in L2), the sorted keys 8 MB.
 
-use super::sort_key::{key, value, OrderedWindow};
+use super::sort_key::{equal_keys, value, OrderedWindow};
 
 /// Bits per word of the bitset.
 const WORD: usize = 64;
@@ -159,11 +159,7 @@ impl OrderedWindow for RankedWindow {
 
     #[inline(always)]
     fn less_and_equal(&self, x: f64) -> (usize, usize) {
-        let (lo, hi) = if x == 0.0 {
-            (key(-0.0), key(0.0))
-        } else {
-            (key(x), key(x))
-        };
+        let (lo, hi) = equal_keys(x);
         let less = self.below(lo);
         let upto = if hi == i64::MAX {
             self.len
@@ -176,6 +172,7 @@ impl OrderedWindow for RankedWindow {
 
 #[cfg(test)]
 mod tests {
+    use super::super::sort_key::key;
     use super::*;
 
     #[test]

@@ -17,6 +17,17 @@ pub(crate) fn value(k: i64) -> f64 {
     f64::from_bits((k ^ (((k >> 63) as u64) >> 1) as i64) as u64)
 }
 
+/// The keys of the values equal to `x` (not NaN), lowest and highest:
+/// `-0.0` and `0.0` for a zero (IEEE: `-0.0 == 0.0`), `x`'s own otherwise.
+#[inline(always)]
+pub(crate) fn equal_keys(x: f64) -> (i64, i64) {
+    if x == 0.0 {
+        (key(-0.0), key(0.0))
+    } else {
+        (key(x), key(x))
+    }
+}
+
 /// What an order statistic reads of a window's non-NaN values.
 pub(crate) trait OrderedWindow {
     /// Values held.
