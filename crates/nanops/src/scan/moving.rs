@@ -18,8 +18,72 @@ fn wide<E: QuantileElement>(x: E) -> f64 {
     x.to_value().to_f64_exact()
 }
 
-/// [`rows_width`] for the statistic `_stat`.
-fn rows_width_of<S: BlockStatistic>(_stat: &S, window: usize) -> Option<usize> {
+/// The [`LaneKernel`] of a blocked statistic (`blocked`): `$k` the kernel,
+/// `$stat` its statistic, `$spec` its window; `dispatched` runs it compiled
+/// for the best instruction set, `baseline` as compiled (the sums' select of
+/// finite values measured slower at the wider sets for float32:
+/// BENCHMARKS.md, "Moving windows under extremes").
+macro_rules! blocked_kernel {
+    ($kernel:ty, $k:ident => $stat:expr, $spec:expr, $run:ident) => {
+        impl<E: QuantileElement> LaneKernel<E> for $kernel {
+            type Output = E::Value;
+            fn cut(&self) -> Option<(usize, usize)> {
+                let $k = self;
+                Some(($spec.window, $spec.window))
+            }
+            fn validate(&self, len: usize) -> Result<()> {
+                let $k = self;
+                $spec.validate(len)
+            }
+            fn part(
+                &self,
+                xs: &[E],
+                from: usize,
+                out: &mut [MaybeUninit<E::Value>],
+                _: &mut Vec<(usize, f64)>,
+            ) {
+                let $k = self;
+                let (stat, spec) = ($stat, &$spec);
+                blocked_kernel!(@$run E, blocked_part(&stat, spec, xs, from, out));
+            }
+            fn rows_tile(&self) -> Option<usize> {
+                let $k = self;
+                let stat = $stat;
+                rows_width_for(&stat, $spec.window)
+            }
+            unsafe fn rows(
+                &self,
+                src: *const E,
+                stride_in: isize,
+                dst: *mut E::Value,
+                stride_out: isize,
+                len: usize,
+                width: usize,
+            ) {
+                let $k = self;
+                let (stat, spec) = ($stat, &$spec);
+                // SAFETY: as this function's contract.
+                blocked_kernel!(@$run E, unsafe {
+                    blocked_rows(&stat, spec, src, stride_in, dst, stride_out, len, width)
+                });
+            }
+        }
+    };
+    (@dispatched $e:ident, $call:expr) => {
+        // the driver's calls of `part`/`rows` are not inlined into its
+        // dispatched loops: dispatched here
+        $e::dispatch(
+            #[inline(always)]
+            || $call,
+        )
+    };
+    (@baseline $e:ident, $call:expr) => {
+        $call
+    };
+}
+
+/// [`rows_width`] for the statistic `_stat` (its type named by the value).
+fn rows_width_for<S: BlockStatistic>(_stat: &S, window: usize) -> Option<usize> {
     rows_width::<S>(window)
 }
 
@@ -40,81 +104,17 @@ pub(crate) struct MoveVar {
     pub std: bool,
 }
 
-impl<E: QuantileElement> LaneKernel<E> for MoveSum {
-    type Output = E::Value;
-    fn cut(&self) -> Option<(usize, usize)> {
-        Some((self.0.window, self.0.window))
-    }
-    fn validate(&self, len: usize) -> Result<()> {
-        self.0.validate(len)
-    }
-    fn part(
-        &self,
-        xs: &[E],
-        from: usize,
-        out: &mut [MaybeUninit<E::Value>],
-        _: &mut Vec<(usize, f64)>,
-    ) {
-        // not dispatched to the wider instruction sets: the sums' select of
-        // finite values measured slower there for float32 (BENCHMARKS.md,
-        // "Moving windows under extremes")
-        blocked_part(&SumOrMean { mean: false }, &self.0, xs, from, out);
-    }
-    fn rows_tile(&self) -> Option<usize> {
-        rows_width_of(&SumOrMean { mean: false }, self.0.window)
-    }
-    unsafe fn rows(
-        &self,
-        src: *const E,
-        stride_in: isize,
-        dst: *mut E::Value,
-        stride_out: isize,
-        len: usize,
-        width: usize,
-    ) {
-        let stat = SumOrMean { mean: false };
-        // SAFETY: as this function's contract.
-        unsafe { blocked_rows(&stat, &self.0, src, stride_in, dst, stride_out, len, width) }
-    }
-}
-
-impl<E: QuantileElement> LaneKernel<E> for MoveMean {
-    type Output = E::Value;
-    fn cut(&self) -> Option<(usize, usize)> {
-        Some((self.0.window, self.0.window))
-    }
-    fn validate(&self, len: usize) -> Result<()> {
-        self.0.validate(len)
-    }
-    fn part(
-        &self,
-        xs: &[E],
-        from: usize,
-        out: &mut [MaybeUninit<E::Value>],
-        _: &mut Vec<(usize, f64)>,
-    ) {
-        // not dispatched to the wider instruction sets: the sums' select of
-        // finite values measured slower there for float32 (BENCHMARKS.md,
-        // "Moving windows under extremes")
-        blocked_part(&SumOrMean { mean: true }, &self.0, xs, from, out);
-    }
-    fn rows_tile(&self) -> Option<usize> {
-        rows_width_of(&SumOrMean { mean: true }, self.0.window)
-    }
-    unsafe fn rows(
-        &self,
-        src: *const E,
-        stride_in: isize,
-        dst: *mut E::Value,
-        stride_out: isize,
-        len: usize,
-        width: usize,
-    ) {
-        let stat = SumOrMean { mean: true };
-        // SAFETY: as this function's contract.
-        unsafe { blocked_rows(&stat, &self.0, src, stride_in, dst, stride_out, len, width) }
-    }
-}
+blocked_kernel!(MoveSum, k => SumOrMean { mean: false }, k.0, baseline);
+blocked_kernel!(MoveMean, k => SumOrMean { mean: true }, k.0, baseline);
+blocked_kernel!(
+    MoveVar,
+    k => VarOrStd {
+        ddof: k.ddof,
+        std: k.std
+    },
+    k.spec,
+    dispatched
+);
 
 impl<E: QuantileElement> LaneKernel<E> for MoveCount {
     type Output = E::Value;
@@ -146,66 +146,6 @@ impl<E: QuantileElement> LaneKernel<E> for MoveCount {
             let v = if n >= min { n as f64 } else { f64::NAN };
             y.write(<E::Value as SelectFloat>::from_f64_nearest(v));
         }
-    }
-}
-
-impl<E: QuantileElement> LaneKernel<E> for MoveVar {
-    type Output = E::Value;
-    fn cut(&self) -> Option<(usize, usize)> {
-        Some((self.spec.window, self.spec.window))
-    }
-    fn validate(&self, len: usize) -> Result<()> {
-        self.spec.validate(len)
-    }
-    fn part(
-        &self,
-        xs: &[E],
-        from: usize,
-        out: &mut [MaybeUninit<E::Value>],
-        _: &mut Vec<(usize, f64)>,
-    ) {
-        let stat = VarOrStd {
-            ddof: self.ddof,
-            std: self.std,
-        };
-        // compiled for the best instruction set here: the driver's calls of
-        // `part` are not inlined into its dispatched loops
-        E::dispatch(
-            #[inline(always)]
-            || blocked_part(&stat, &self.spec, xs, from, out),
-        );
-    }
-    fn rows_tile(&self) -> Option<usize> {
-        rows_width_of(
-            &VarOrStd {
-                ddof: self.ddof,
-                std: self.std,
-            },
-            self.spec.window,
-        )
-    }
-    unsafe fn rows(
-        &self,
-        src: *const E,
-        stride_in: isize,
-        dst: *mut E::Value,
-        stride_out: isize,
-        len: usize,
-        width: usize,
-    ) {
-        let stat = VarOrStd {
-            ddof: self.ddof,
-            std: self.std,
-        };
-        E::dispatch(
-            #[inline(always)]
-            // SAFETY: as this function's contract.
-            || unsafe {
-                blocked_rows(
-                    &stat, &self.spec, src, stride_in, dst, stride_out, len, width,
-                )
-            },
-        );
     }
 }
 
