@@ -34,7 +34,7 @@ macro_rules! half_element {
             #[inline(always)]
             fn nan() -> Self { <$t>::NAN }
             #[inline(always)]
-            fn dispatch<T>(f: impl FnOnce() -> T) -> T { crate::simd::dispatch::dispatch(f) }
+            fn dispatch<T>(f: impl FnOnce() -> T) -> T { crate::simd::dispatch::dispatch_avx2(f) }
         }
     )*};
 }

@@ -45,7 +45,11 @@ fn label_count(labels: &[i64], given: Option<usize>) -> Result<usize> {
 /// `start` is the position of `xs[0]` among the output's values. Runs of
 /// equal labels enter as one slice (sorted labels: long runs the reduce
 /// kernels vectorise); negative labels are skipped.
-#[inline(always)]
+///
+/// Not inlined: called once per output (or chunk of one), from the two
+/// ways [`group_reduce`] splits its work, which would each hold a copy of
+/// the kernels for every instruction set.
+#[inline(never)]
 fn fold<E: Element, T: GroupStatistic<E>>(
     stat: &T,
     states: &mut [T::State],
@@ -53,26 +57,29 @@ fn fold<E: Element, T: GroupStatistic<E>>(
     labels: &[i64],
     start: usize,
 ) {
-    E::dispatch(|| {
-        let n = xs.len().min(labels.len());
-        let mut i = 0;
-        while i < n {
-            let g = labels[i];
-            let mut j = i + 1;
-            while j < n && labels[j] == g {
-                j += 1;
-            }
-            if g >= 0 {
-                let st = &mut states[g as usize];
-                if j == i + 1 {
-                    stat.push_one(st, xs[i], start + i);
-                } else {
-                    stat.push_run(st, &xs[i..j], start + i);
+    E::dispatch(
+        #[inline(always)]
+        || {
+            let n = xs.len().min(labels.len());
+            let mut i = 0;
+            while i < n {
+                let g = labels[i];
+                let mut j = i + 1;
+                while j < n && labels[j] == g {
+                    j += 1;
                 }
+                if g >= 0 {
+                    let st = &mut states[g as usize];
+                    if j == i + 1 {
+                        stat.push_one(st, xs[i], start + i);
+                    } else {
+                        stat.push_run(st, &xs[i..j], start + i);
+                    }
+                }
+                i = j;
             }
-            i = j;
-        }
-    })
+        },
+    )
 }
 
 /// Appends the results of `states` to `out`; an empty group whose result

@@ -193,10 +193,9 @@ fn by_outputs<E: Element, R: Reducer<E>>(
     }
 }
 
-/// [`Walker::run`] compiled for the best instruction set (see `simd`).
-///
-/// Not inlined: the walker and kernels are inlined here, once per element
-/// type, reducer and instruction set, instead of at every call site.
+/// [`Walker::run`], compiled once per element type and reducer: the
+/// kernels it calls are compiled for the best instruction set (see
+/// `reduce::walk`).
 #[inline(never)]
 fn run<E: Element, R: Reducer<E>>(
     walker: &Walker<'_, E>,
@@ -204,10 +203,7 @@ fn run<E: Element, R: Reducer<E>>(
     st: &mut [R::State],
     start: usize,
 ) {
-    E::dispatch(
-        #[inline(always)]
-        || walker.run(r, st, start),
-    );
+    walker.run(r, st, start);
 }
 
 /// [`Walker::short_lanes_into`] compiled for the best instruction set.

@@ -68,6 +68,45 @@ fn transpose_fixed<E: Copy>(rows: &[E], len: usize, block: &mut [E]) {
 /// `f64` slowed the cached mean 1.7×.
 const SHORT_BLOCK_VALUES: usize = 256;
 
+/// [`Reducer::push_rows`] of one block, compiled for the best instruction
+/// set once per element type and reducer.
+///
+/// The walks that call it (the rows of a plan, transposed short lanes) do
+/// index arithmetic once per block of rows, so they are compiled once, at
+/// the baseline, around this call, instead of once per instruction set with
+/// the kernel inlined at each of their call sites (the reduce family's walks
+/// were the largest part of the release build's code).
+#[inline(never)]
+fn push_rows<E: Element, R: Reducer<E>>(r: &R, states: &mut [R::State], rows: &[&[E]]) {
+    E::dispatch(
+        #[inline(always)]
+        || r.push_rows(states, rows),
+    );
+}
+
+/// [`Walker::for_each_run`] with [`Reducer::push_slice`], compiled for the
+/// best instruction set: runs can be short and many, so the kernel stays
+/// inlined into the walk.
+#[inline(never)]
+fn push_runs<E: Element, R: Reducer<E>>(
+    walker: &Walker<'_, E>,
+    r: &R,
+    states: &mut [R::State],
+    start: usize,
+) {
+    E::dispatch(
+        #[inline(always)]
+        || {
+            walker.for_each_run(
+                start,
+                states.len(),
+                #[inline(always)]
+                |j, xs| r.push_slice(&mut states[j], xs),
+            )
+        },
+    );
+}
+
 impl<E: Element> Walker<'_, E> {
     /// Folds the plan-order outputs `start..start + states.len()` into `states`.
     #[inline(always)]
@@ -81,12 +120,7 @@ impl<E: Element> Walker<'_, E> {
         if let Some(len) = self.short_lane().filter(|_| states.len() > 1) {
             return self.short_lanes(r, states, start, len);
         }
-        self.for_each_run(
-            start,
-            states.len(),
-            #[inline(always)]
-            |j, xs| r.push_slice(&mut states[j], xs),
-        );
+        push_runs(self, r, states, start);
     }
 
     /// Many outputs, each one short lane (`(100000, 10)` along axis 1):
@@ -127,7 +161,7 @@ impl<E: Element> Walker<'_, E> {
             for (row, vals) in rows.iter_mut().zip(block[..len * w].chunks_exact(w)) {
                 *row = vals;
             }
-            r.push_rows(tile, &rows[..len]);
+            push_rows(r, tile, &rows[..len]);
         }
     }
 
@@ -264,13 +298,13 @@ impl<E: Element> Walker<'_, E> {
                     |off| {
                         block.push(self.slice(off, w));
                         if block.len() == ROW_BLOCK {
-                            r.push_rows(sts, &block);
+                            push_rows(r, sts, &block);
                             block.clear();
                         }
                     },
                 );
                 if !block.is_empty() {
-                    r.push_rows(sts, &block);
+                    push_rows(r, sts, &block);
                 }
             }
             j += n;

@@ -13,7 +13,10 @@
 //!
 //! Only real floating element types dispatch (`Element::dispatch`):
 //! complex, integer and `bool` reductions run as compiled, which keeps
-//! build times and code size down.
+//! build times and code size down. The half-precision types take AVX2 at
+//! most ([`dispatch_avx2`]): their kernels widen every value to `f32`, and
+//! an AVX-512 copy of each would add to the build what no benchmark asks of
+//! them.
 
 /// Runs `f` compiled for the best instruction set of this CPU.
 ///
@@ -21,4 +24,17 @@
 #[inline(always)]
 pub(crate) fn dispatch<R>(f: impl FnOnce() -> R) -> R {
     pulp::Arch::new().dispatch(f)
+}
+
+/// Runs `f` compiled for x86-64-v3 (AVX2, FMA, F16C) where the CPU has it,
+/// else as compiled: [`dispatch`] without the AVX-512 version.
+///
+/// `f` should be a closure marked `#[inline(always)]` whose callees are too.
+#[inline(always)]
+pub(crate) fn dispatch_avx2<R>(f: impl FnOnce() -> R) -> R {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(simd) = pulp::x86::V3::try_new() {
+        return pulp::Simd::vectorize(simd, f);
+    }
+    f()
 }
