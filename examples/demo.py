@@ -23,6 +23,13 @@ import numpy as np
 
 import nanops
 
+try:  # xarray is optional: without it the xarray part is skipped
+    import xarray as xr
+
+    import nanops.xarray  # noqa: F401  (registers the .nanops accessor)
+except ImportError:
+    xr = None
+
 DATA = Path(__file__).resolve().parent.parent / "data"
 
 
@@ -121,11 +128,33 @@ def station_demo() -> None:
     print_table(rows)
 
 
+def xarray_demo() -> None:
+    """The same grid as an xarray DataArray: a rolling median over time by
+    xarray and by its ``.nanops`` accessor (same call, same result)."""
+    if xr is None:
+        print("\n(xarray is not installed: the xarray example is skipped)")
+        return
+    tas = xr.DataArray(np.load(DATA / "temperature_daily.npy"), dims=("time", "lat", "lon"),
+                       name="tas", attrs={"units": "°C"})
+    with warnings.catch_warnings():  # all-NaN windows: NaN + warning
+        warnings.simplefilter("ignore", RuntimeWarning)
+        t_ours, ours = median_time(lambda: tas.nanops.rolling(time=15, min_periods=10).median(), 3)
+        t_theirs, theirs = median_time(lambda: tas.rolling(time=15, min_periods=10).median(), 3)
+    xr.testing.assert_allclose(ours, theirs, rtol=1e-6)
+    print("\nxarray, the same grid as a DataArray (time, lat, lon):\n")
+    print_table([
+        ("call", "nanops ms", "xarray ms", "speed-up"),
+        ("tas.nanops.rolling(time=15, min_periods=10).median()", f"{t_ours * 1e3:.2f}",
+         f"{t_theirs * 1e3:.2f}", f"{t_theirs / t_ours:.1f}x"),
+    ])
+
+
 def main() -> int:
     print(f"nanops {getattr(nanops, '__version__', '?')}, NumPy {np.__version__}\n")
     grid_demo()
     station_demo()
-    print("\nnanops and NumPy agree on every statistic above.")
+    xarray_demo()
+    print("\nnanops agrees with NumPy (and xarray) on every statistic above.")
     return 0
 
 

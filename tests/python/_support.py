@@ -6,13 +6,16 @@ Kept out of ``conftest.py`` so that tests import them explicitly
 
 from __future__ import annotations
 
+import math
 import re
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
+from hypothesis import strategies as st
 
 LAYOUTS = (
     "C", "F", "strided", "negative", "transposed",
@@ -261,3 +264,124 @@ def assert_same_products(got: np.ndarray, want: np.ndarray, rtol: float) -> None
         np.testing.assert_allclose(got[regular], want[regular], rtol=rtol, atol=2 * tiny)
     else:  # integers wrap alike in any order
         np.testing.assert_array_equal(got, want)
+
+
+# --- extremes (issue Q): mixed magnitudes, lone outliers, overflow, chunkings ---
+#
+# Shared by the *_extremes tests: lanes of values that mix magnitudes, carry a
+# lone outlier or overflow, chunkings with zero-size chunks, and the check of
+# a float result against an exact value (``fractions.Fraction``) with a bound.
+
+F64_EPS = float(np.finfo(np.float64).eps)
+#: the unit roundoff of float64 and the smallest subnormal, exactly
+UNIT = Fraction(1, 2**53)
+TINY = Fraction(1, 2**1074)
+#: the exact values that round to a finite float64 are those below this
+OVERFLOW = Fraction(2**1024 - 2**970)
+EXTREME_KINDS = ("magnitudes", "outlier", "overflow")
+SPECIALS = (math.nan, math.inf, -math.inf)
+
+
+@st.composite
+def extreme_lanes(draw: Any, kinds: tuple[str, ...] = EXTREME_KINDS, min_size: int = 1,
+                  max_size: int = 40, max_exp: int = 300,
+                  specials: tuple[float, ...] = SPECIALS) -> np.ndarray:
+    """A float64 lane: magnitudes ``1.5·10**e`` for ``|e| <= max_exp`` of
+    either sign mixed ("magnitudes"), unit data with one or two outliers of
+    1e8 (or 1e16) ("outlier"), values whose sums or squares overflow
+    ("overflow"); then up to three of ``specials`` (NaN, ±inf) anywhere."""
+    kind = draw(st.sampled_from(kinds), label="kind")
+    n = draw(st.integers(min_size, max_size), label="n")
+    if kind == "magnitudes":
+        exps = draw(st.lists(st.integers(-max_exp, max_exp), min_size=n, max_size=n))
+        signs = draw(st.lists(st.sampled_from((-1.0, 1.0)), min_size=n, max_size=n))
+        vals = [s * 1.5 * 10.0 ** e for s, e in zip(signs, exps)]
+    elif kind == "outlier":
+        vals = draw(st.lists(st.floats(-3, 3, allow_nan=False), min_size=n, max_size=n))
+        if n:
+            for i in draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=2)):
+                vals[i] = draw(st.sampled_from((1e8, -1e8, 1e16)))
+    elif kind == "overflow":
+        vals = draw(st.lists(st.sampled_from((1.7e308, -1.7e308, 1e308, 1e155, -1e155, 2e154,
+                                              1.0, 2.5, -3.0)), min_size=n, max_size=n))
+    else:
+        raise ValueError(kind)
+    if specials and n:
+        for i in draw(st.lists(st.integers(0, n - 1), max_size=3)):
+            vals[i] = draw(st.sampled_from(specials))
+    return np.array(vals, dtype=np.float64)
+
+
+@st.composite
+def chunk_sizes(draw: Any, n: int, zeros: bool = True, max_chunks: int = 6) -> tuple[int, ...]:
+    """A random cut of ``n`` positions into chunks, zero-size ones among
+    them when ``zeros`` (dask takes ``(0,)`` for an empty axis)."""
+    cuts = sorted(draw(st.lists(st.integers(0, n), max_size=max_chunks - 1)))
+    sizes = [b - a for a, b in zip([0, *cuts], [*cuts, n])]
+    if not zeros:
+        sizes = [s for s in sizes if s] or [n]
+    elif draw(st.booleans()):
+        sizes.insert(draw(st.integers(0, len(sizes))), 0)
+    return tuple(sizes)
+
+
+def to_float(f: Fraction) -> float:
+    """``f`` correctly rounded to float64 (±inf beyond the range)."""
+    try:
+        return float(f)
+    except OverflowError:
+        return math.inf if f > 0 else -math.inf
+
+
+def within(got: float, exact: Fraction, tol: Fraction) -> bool:
+    """Whether the float ``got`` is within ``tol`` of the exact value ``exact``
+    (an infinity of its sign where ``|exact| + tol`` reaches the overflow
+    threshold, so rounding at the edge of the range is allowed)."""
+    if math.isnan(got):
+        return False
+    if math.isinf(got):
+        return (got > 0) == (exact > 0) and abs(exact) + tol >= OVERFLOW
+    return abs(Fraction(got) - exact) <= tol
+
+
+def sqrt_fraction(v: Fraction) -> Fraction:
+    """The square root of ``v >= 0`` as a Fraction, to about ``2**-100``
+    relative (a float root of ``v`` scaled by a power of 4, then one Newton
+    step), whatever the range of ``v``."""
+    if v == 0:
+        return Fraction(0)
+    k = (v.numerator.bit_length() - v.denominator.bit_length()) // 2
+    r = Fraction(math.sqrt(float(v / Fraction(4) ** k))) * Fraction(2) ** k
+    return (r + v / r) / 2
+
+
+def same_bits(got: np.ndarray, want: np.ndarray) -> None:
+    """``got`` and ``want`` hold the same floats: equal values, NaN at the
+    same places, the same sign of each zero (NaN payloads aside)."""
+    got, want = np.asarray(got), np.asarray(want)
+    assert got.dtype == want.dtype and got.shape == want.shape, (got.dtype, want.dtype)
+    np.testing.assert_array_equal(got, want)
+    if got.dtype.kind == "f":
+        np.testing.assert_array_equal(np.signbit(got) & ~np.isnan(got),
+                                      np.signbit(want) & ~np.isnan(want))
+
+
+def digest_in_subprocess(code: str, threads: int) -> str:
+    """What ``code`` (Python, importing nanops, printing to stdout) prints in
+    a fresh interpreter whose rayon pool has ``threads`` threads (rayon reads
+    ``RAYON_NUM_THREADS`` once, when its pool starts)."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    import nanops
+
+    env = dict(os.environ)
+    env["RAYON_NUM_THREADS"] = str(threads)
+    root = str(Path(nanops.__file__).resolve().parent.parent)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [root, env.get("PYTHONPATH")]))
+    proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                          timeout=300, check=False)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout

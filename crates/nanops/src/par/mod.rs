@@ -9,9 +9,11 @@
 //! every task to the pool instead (see `tasks`).
 
 mod chunks;
+mod output;
 mod send_ptr;
 mod tasks;
 
 pub(crate) use chunks::map_chunks_mut;
+pub(crate) use output::uninit_output;
 pub(crate) use send_ptr::SendPtr;
 pub(crate) use tasks::{map_tasks, HandOff, MIN_TASK};

@@ -22,7 +22,7 @@ use std::mem::MaybeUninit;
 
 /// A value in `f64`, the arithmetic type of every moving statistic.
 #[inline(always)]
-fn wide<E: QuantileElement>(x: E) -> f64 {
+pub(crate) fn wide<E: QuantileElement>(x: E) -> f64 {
     x.to_value().to_f64_exact()
 }
 
@@ -39,7 +39,7 @@ pub(crate) trait Aggregate: Copy + Default {
 /// Knuth's TwoSum: `(t, e)` with `t = a + b` rounded and `t + e == a + b`
 /// exactly (for finite `t`), branch-free.
 #[inline(always)]
-fn two_sum(a: f64, b: f64) -> (f64, f64) {
+pub(crate) fn two_sum(a: f64, b: f64) -> (f64, f64) {
     let t = a + b;
     let bp = t - a;
     (t, (a - (t - bp)) + (b - bp))
@@ -50,9 +50,9 @@ fn two_sum(a: f64, b: f64) -> (f64, f64) {
 #[derive(Clone, Copy, Default)]
 pub(crate) struct CompensatedSum {
     /// Leading part.
-    hi: f64,
+    pub(crate) hi: f64,
     /// The rounding errors.
-    lo: f64,
+    pub(crate) lo: f64,
 }
 
 impl Aggregate for CompensatedSum {
@@ -116,11 +116,11 @@ impl Aggregate for Welford {
 #[derive(Clone, Copy, Default)]
 pub(crate) struct Counts {
     /// Non-NaN values.
-    n: usize,
+    pub(crate) n: usize,
     /// Infinite values (either sign).
-    inf: usize,
+    pub(crate) inf: usize,
     /// `+inf` values.
-    pos: usize,
+    pub(crate) pos: usize,
 }
 
 impl Counts {
@@ -258,7 +258,12 @@ fn fill_tails<E: QuantileElement, S: BlockStatistic>(
 /// A window's result at scale 1 (NaN with fewer than `min` values), and
 /// whether its finite values overflowed.
 #[inline(always)]
-fn result<S: BlockStatistic>(stat: &S, counts: &Counts, agg: &S::Agg, min: usize) -> (f64, bool) {
+pub(crate) fn result<S: BlockStatistic>(
+    stat: &S,
+    counts: &Counts,
+    agg: &S::Agg,
+    min: usize,
+) -> (f64, bool) {
     let y = stat.value(counts, agg, 1.0);
     let counted = counts.n >= min;
     let y_or_nan = if counted { y } else { f64::NAN };
@@ -355,7 +360,7 @@ pub(crate) fn blocked_part<E: QuantileElement, S: BlockStatistic>(
 #[allow(clippy::too_many_arguments)]
 #[cold]
 #[inline(never)]
-fn rescaled_block<E: QuantileElement, S: BlockStatistic>(
+pub(crate) fn rescaled_block<E: QuantileElement, S: BlockStatistic>(
     stat: &S,
     w: usize,
     min: usize,

@@ -28,7 +28,7 @@ pub(crate) fn scan<E: Element, S: Scanner<E>>(
 ) -> ArrayD<S::Output> {
     let plan = AlongPlan::new(view.shape(), view.strides(), axis);
     let n = view.len();
-    let mut out = Box::<[S::Output]>::new_uninit_slice(n);
+    let mut out = crate::par::uninit_output::<S::Output>(n);
     if n > 0 {
         let ptr = SendPtr(view.as_ptr());
         let dst = SendPtr(out.as_mut_ptr().cast::<S::Output>().cast_const());

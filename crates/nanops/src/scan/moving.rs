@@ -7,6 +7,7 @@
 //! value) pairs (amortised O(1) per step).
 
 use super::blocked::{blocked_part, blocked_rows, rows_width, BlockStatistic, SumOrMean, VarOrStd};
+use super::blocked_sum;
 use super::window::{LaneKernel, WindowSpec};
 use crate::element::{QuantileElement, SelectFloat};
 use crate::error::Result;
@@ -24,7 +25,7 @@ fn wide<E: QuantileElement>(x: E) -> f64 {
 /// finite values measured slower at the wider sets for float32:
 /// BENCHMARKS.md, "Moving windows under extremes").
 macro_rules! blocked_kernel {
-    ($kernel:ty, $k:ident => $stat:expr, $spec:expr, $run:ident) => {
+    ($kernel:ty, $k:ident => $stat:expr, $spec:expr, $run:ident, $part:path, $rows:path) => {
         impl<E: QuantileElement> LaneKernel<E> for $kernel {
             type Output = E::Value;
             fn cut(&self) -> Option<(usize, usize)> {
@@ -44,7 +45,7 @@ macro_rules! blocked_kernel {
             ) {
                 let $k = self;
                 let (stat, spec) = ($stat, &$spec);
-                blocked_kernel!(@$run E, blocked_part(&stat, spec, xs, from, out));
+                blocked_kernel!(@$run E, $part(&stat, spec, xs, from, out));
             }
             fn rows_tile(&self) -> Option<usize> {
                 let $k = self;
@@ -64,7 +65,7 @@ macro_rules! blocked_kernel {
                 let (stat, spec) = ($stat, &$spec);
                 // SAFETY: as this function's contract.
                 blocked_kernel!(@$run E, unsafe {
-                    blocked_rows(&stat, spec, src, stride_in, dst, stride_out, len, width)
+                    $rows(&stat, spec, src, stride_in, dst, stride_out, len, width)
                 });
             }
         }
@@ -73,6 +74,12 @@ macro_rules! blocked_kernel {
         // the driver's calls of `part`/`rows` are not inlined into its
         // dispatched loops: dispatched here
         $e::dispatch(
+            #[inline(always)]
+            || $call,
+        )
+    };
+    (@avx2 $e:ident, $call:expr) => {
+        $crate::simd::dispatch::dispatch_avx2(
             #[inline(always)]
             || $call,
         )
@@ -104,8 +111,8 @@ pub(crate) struct MoveVar {
     pub std: bool,
 }
 
-blocked_kernel!(MoveSum, k => SumOrMean { mean: false }, k.0, baseline);
-blocked_kernel!(MoveMean, k => SumOrMean { mean: true }, k.0, baseline);
+blocked_kernel!(MoveSum, k => SumOrMean { mean: false }, k.0, avx2, blocked_sum::part, blocked_sum::rows);
+blocked_kernel!(MoveMean, k => SumOrMean { mean: true }, k.0, avx2, blocked_sum::part, blocked_sum::rows);
 blocked_kernel!(
     MoveVar,
     k => VarOrStd {
@@ -113,7 +120,9 @@ blocked_kernel!(
         std: k.std
     },
     k.spec,
-    dispatched
+    dispatched,
+    blocked_part,
+    blocked_rows
 );
 
 impl<E: QuantileElement> LaneKernel<E> for MoveCount {

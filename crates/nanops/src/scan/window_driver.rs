@@ -33,7 +33,7 @@ pub(crate) fn run_lanes<E: Element, K: LaneKernel<E>>(
 ) -> ArrayD<K::Output> {
     let plan = AlongPlan::new(view.shape(), view.strides(), axis);
     let n = view.len();
-    let mut out = Box::<[K::Output]>::new_uninit_slice(n);
+    let mut out = crate::par::uninit_output::<K::Output>(n);
     if n > 0 {
         let ptr = SendPtr(view.as_ptr());
         let dst = SendPtr(out.as_mut_ptr().cast::<K::Output>().cast_const());
