@@ -74,16 +74,19 @@ impl<'a, E: Element> Walker<'a, E> {
         let (inner, outer) = self.plan.reduced.split_last().expect("never empty");
         let kept: Vec<Dim> = self.plan.kept.iter().map(|k| k.dim).collect();
         let mut odo = Odometer::new(&kept, self.plan.base, start);
-        // One call of `f` for both kinds of run, a contiguous one read in
-        // place and a strided one gathered piece by piece: `f` (a kernel) is
-        // inlined here, and each call site would be a copy of it.
-        let contiguous = inner.stride == 1;
-        let piece = if contiguous {
-            inner.len
-        } else {
-            GATHER.min(inner.len)
-        };
-        let mut scratch = Vec::with_capacity(if contiguous { 0 } else { piece });
+        if inner.stride == 1 {
+            for j in 0..count {
+                for_each_offset(
+                    outer,
+                    odo.offset,
+                    #[inline(always)]
+                    |o| f(j, self.slice(o, inner.len)),
+                );
+                odo.advance();
+            }
+            return;
+        }
+        let mut scratch = Vec::with_capacity(GATHER.min(inner.len));
         for j in 0..count {
             for_each_offset(
                 outer,
@@ -92,18 +95,13 @@ impl<'a, E: Element> Walker<'a, E> {
                 |o| {
                     let mut done = 0;
                     while done < inner.len {
-                        let n = piece.min(inner.len - done);
-                        let run = if contiguous {
-                            self.slice(o, n)
-                        } else {
-                            // SAFETY: indices `done..done + n` of the lane are inside the view.
-                            unsafe {
-                                let p = self.ptr.offset(o + done as isize * inner.stride);
-                                gather(p, n, inner.stride, &mut scratch);
-                            }
-                            &scratch[..]
-                        };
-                        f(j, run);
+                        let n = GATHER.min(inner.len - done);
+                        // SAFETY: indices `done..done + n` of the lane are inside the view.
+                        unsafe {
+                            let p = self.ptr.offset(o + done as isize * inner.stride);
+                            gather(p, n, inner.stride, &mut scratch);
+                        }
+                        f(j, &scratch);
                         done += n;
                     }
                 },
