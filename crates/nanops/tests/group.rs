@@ -273,3 +273,115 @@ fn weighted_quantiles_give_nan_for_a_group_of_zero_weight() {
     );
     assert_eq!(r, Err(Error::InvalidWeight));
 }
+
+/// A group whose sum of squared deviations overflows has an infinite
+/// variance (NumPy's `nanvar` of its values) whatever the labels' layout:
+/// its values in one run, or split by another label's (issue Q, G5).
+#[test]
+fn variance_that_overflows_is_infinite_in_every_layout() {
+    let layouts: [([f64; 4], [i64; 4]); 3] = [
+        ([1.0, 2.0, 3.0, 1e300], [0, 1, 0, 0]),
+        ([2.0, 1.0, 3.0, 1e300], [1, 0, 0, 0]),
+        ([1.0, 3.0, 1e300, 2.0], [0, 0, 0, 1]),
+    ];
+    for (values, labels) in layouts {
+        let v = Array2::from_shape_vec((1, 4), values.to_vec()).unwrap();
+        let l = ndarray::Array1::from(labels.to_vec());
+        let got = nanops::group_nanvar(&v, &l, Axes::One(1), Some(2), 0.0).unwrap();
+        assert_eq!(got[[0, 0]], f64::INFINITY, "{values:?} by {labels:?}");
+        assert_eq!(got[[0, 1]], 0.0, "{values:?} by {labels:?}");
+    }
+}
+
+/// The same along axis 0 (the rows kernel): a column whose squares about
+/// its running mean overflow is infinite, not NaN.
+#[test]
+fn column_variance_that_overflows_is_infinite_not_nan() {
+    let mut v = Array2::<f64>::ones((300, 20));
+    v[[299, 3]] = 1e300;
+    let got = nanops::nanvar(&v, Axes::One(0), 0.0).unwrap();
+    assert_eq!(got[3], f64::INFINITY);
+    assert_eq!(got[4], 0.0);
+    let mut lane = vec![1.0; 100_000];
+    lane[99_999] = 1e300;
+    let lane = ndarray::Array1::from(lane);
+    assert_eq!(
+        nanops::nanvar(&lane, Axes::All, 0.0)
+            .unwrap()
+            .first()
+            .copied(),
+        Some(f64::INFINITY)
+    );
+}
+
+/// Values further apart than the range holds (`1.7e308` and `-1.7e308`):
+/// the variance is +inf, as NumPy's `nanvar`, never NaN — in one block
+/// (whose rounded mean is far off the values), value by value (Welford's
+/// update, whose differences overflow) and by group.
+#[test]
+fn variance_of_values_further_apart_than_the_range_is_infinite() {
+    for extra in [0usize, 1, 13, 5000] {
+        let mut xs = vec![1.7e308, -1.7e308, 2e154];
+        xs.resize(3 + extra, 0.0);
+        let v = ndarray::Array1::from(xs.clone());
+        let got = nanops::nanvar(&v, Axes::All, 0.0).unwrap();
+        assert_eq!(
+            got.first().copied(),
+            Some(f64::INFINITY),
+            "{extra} zeros after"
+        );
+        let mut pushed = nanops::states::Moments::<f64>::default();
+        xs.iter()
+            .for_each(|&x| nanops::states::State::push(&mut pushed, x));
+        assert_eq!(
+            pushed.variance(0.0),
+            Some(f64::INFINITY),
+            "{extra} zeros after, pushed"
+        );
+    }
+    let v = Array2::from_shape_vec((1, 4), vec![1.7e308, 5.0, -1.7e308, 2e154]).unwrap();
+    let l = ndarray::Array1::from(vec![0i64, 1, 0, 0]);
+    let got = nanops::group_nanstd(&v, &l, Axes::One(1), Some(2), 0.0).unwrap();
+    assert_eq!((got[[0, 0]], got[[0, 1]]), (f64::INFINITY, 0.0));
+    // a run whose sum overflowed (its mean inf), then a value pushed alone
+    let v = Array2::<f64>::from_elem((1, 4), 1.7e308);
+    let l = ndarray::Array1::from(vec![0i64, 0, -1, 0]);
+    let got = nanops::group_nanvar(&v, &l, Axes::One(1), Some(1), 0.0).unwrap();
+    assert!(!got[[0, 0]].is_nan(), "{got}");
+    // a run whose sum overflowed, then one whose huge deviations' rounding
+    // leaves |Σd|² (and |Σd|·|Σd|/n) overflowing beside an infinite Σd²
+    let mut xs = vec![1.7e308; 20];
+    xs.extend([-1.7e308, 1e155]);
+    let mut labels = vec![0i64; 22];
+    labels[18] = 1;
+    let v = Array2::from_shape_vec((1, 22), xs).unwrap();
+    let got = nanops::group_nanvar(
+        &v,
+        &ndarray::Array1::from(labels),
+        Axes::One(1),
+        Some(2),
+        0.0,
+    );
+    assert_eq!(got.unwrap()[[0, 0]], f64::INFINITY);
+    // one run whose lanes' sums overflow to both infinities (its float sum
+    // NaN, so its rounded mean too)
+    let mut xs = vec![1.7e308; 26];
+    (xs[1], xs[9]) = (-1.7e308, -1.7e308);
+    let v = Array2::from_shape_vec((1, 26), xs).unwrap();
+    let l = ndarray::Array1::from(vec![0i64; 26]);
+    let got = nanops::group_nanvar(&v, &l, Axes::One(1), Some(1), 0.0).unwrap();
+    assert_eq!(got[[0, 0]], f64::INFINITY);
+    let lane = v.row(0).to_owned();
+    assert_eq!(
+        nanops::nanvar(&lane, Axes::All, 0.0)
+            .unwrap()
+            .first()
+            .copied(),
+        Some(f64::INFINITY)
+    );
+    // two runs whose sums overflowed (both means inf), merged
+    let v = Array2::<f64>::from_elem((1, 5), 1.7e308);
+    let l = ndarray::Array1::from(vec![0i64, 0, -1, 0, 0]);
+    let got = nanops::group_nanvar(&v, &l, Axes::One(1), Some(1), 0.0).unwrap();
+    assert!(!got[[0, 0]].is_nan(), "{got}");
+}

@@ -96,3 +96,30 @@ proptest! {
         prop_assert!(close(a.value(), all.value()));
     }
 }
+
+/// Two finite sums of squared deviations whose total overflows: the merged
+/// `m2` is +inf, never NaN (the compensation of an overflowed total is
+/// itself infinite and must not be added back).
+#[test]
+fn moments_whose_merged_m2_overflows_are_infinite_not_nan() {
+    let mut a = Moments::<f64>::from_shifted(2, 0.0, 0.0, 1e308);
+    a.merge(&Moments::from_shifted(2, 0.0, 0.0, 1e308));
+    assert_eq!(a.m2(), f64::INFINITY);
+    assert_eq!(a.variance(0.0), Some(f64::INFINITY));
+}
+
+/// A compensated sum that overflows is ±inf, never NaN: pushed, merged, or
+/// merged after both halves overflowed (the compensation of an overflowed
+/// total is infinite and must not be added back).
+#[test]
+fn sums_that_overflow_are_infinite_not_nan() {
+    let mut pushed = Sum::<f64>::default();
+    [1.7e308, 1.7e308, 1.0].iter().for_each(|&x| pushed.push(x));
+    assert_eq!(pushed.value(), f64::INFINITY);
+    let mut a = pushed;
+    a.merge(&pushed);
+    assert_eq!(a.value(), f64::INFINITY);
+    let mut b = Sum::<f64>::of(1.7e308);
+    b.merge(&Sum::of(1.7e308));
+    assert_eq!(b.value(), f64::INFINITY);
+}

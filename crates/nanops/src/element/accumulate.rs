@@ -184,6 +184,15 @@ pub trait FloatAcc:
     type Real: Float + Accumulator + Debug + Send + Sync;
     /// `|x|²`.
     fn abs2(self) -> Self::Real;
+    /// Whether every part is finite (`x·0` is NaN exactly for an infinite or
+    /// NaN part; `|x|²` would overflow for finite values above the square
+    /// root of the range).
+    #[inline(always)]
+    fn all_finite(self) -> bool {
+        !self
+            .scale(<Self::Real as num_traits::Zero>::zero())
+            .any_nan()
+    }
     /// Multiplies by a real number.
     fn scale(self, r: Self::Real) -> Self;
     /// Divides by a real number.

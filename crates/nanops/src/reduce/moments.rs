@@ -33,6 +33,42 @@ fn block_moments<E: Element>(xs: &[E]) -> Moments<E::Float> {
     }
     let center = sum.div_real(E::Float::real_from_u64(n));
     let (r, q) = deviation_sums(xs, center);
+    if !q.is_finite() {
+        return overflowed_moments(xs.iter().copied());
+    }
+    Moments::from_deviations(n, center, r, q)
+}
+
+/// The moments of `values` (NaN skipped) where the block kernels' sum of
+/// squared deviations was not finite: a plain two-pass computation whose
+/// center is the mean even where the values' float sum overflows (then
+/// `Σ x/n`, which cannot), so `m2` is `+inf` or the true value for finite
+/// values, and NaN only where an infinity is among them.
+#[inline(never)]
+fn overflowed_moments<E: Element>(values: impl Iterator<Item = E> + Clone) -> Moments<E::Float> {
+    let valid = || {
+        values
+            .clone()
+            .filter(|x| !x.is_nan_value())
+            .map(E::to_float)
+    };
+    let n = valid().count() as u64;
+    if n == 0 {
+        return Moments::default();
+    }
+    let nr = E::Float::real_from_u64(n);
+    let zero = <E::Float as Accumulator>::zero();
+    let mut center = valid().fold(zero, |s, x| s + x).div_real(nr);
+    if !center.all_finite() {
+        // the values' float sum overflowed (or they hold an infinity)
+        center = valid().fold(zero, |s, x| s + x.div_real(nr));
+    }
+    let (mut r, mut q) = (zero, <<E::Float as FloatAcc>::Real as Zero>::zero());
+    for x in valid() {
+        let d = x - center;
+        r = r + d;
+        q = q + d.abs2();
+    }
     Moments::from_deviations(n, center, r, q)
 }
 
@@ -188,8 +224,12 @@ fn tile_moments<E: Element, const W: usize>(
         }
     }
     for i in 0..W {
-        let valid = valid[i];
-        states[i].merge(&Moments::from_deviations(valid, centers[i], r[i], q[i]));
+        if !q[i].is_finite() {
+            // squares about the running (or the block's rounded) mean overflowed
+            states[i].merge(&overflowed_moments(rows.iter().map(|row| row[j + i])));
+        } else {
+            states[i].merge(&Moments::from_deviations(valid[i], centers[i], r[i], q[i]));
+        }
     }
 }
 
@@ -260,7 +300,11 @@ fn column_moments<E: Element>(states: &mut [Moments<E::Float>], rows: &[&[E]], j
     }
     for c in 0..w {
         let valid = n - nans[c] as u64;
-        states[c].merge(&Moments::from_deviations(valid, centers[c], r[c], q[c]));
+        if q[c].is_finite() {
+            states[c].merge(&Moments::from_deviations(valid, centers[c], r[c], q[c]));
+        } else {
+            states[c].merge(&overflowed_moments(rows.iter().map(|row| row[j + c])));
+        }
     }
 }
 
@@ -284,10 +328,14 @@ impl<E: Element> Reducer<E> for VarOrStd {
             if let Some(center) = st.running_center(block.len()) {
                 let (r, n) = counted_deviation_sum(block, center);
                 let q = lane_sum(block, center, squared_deviation);
-                st.merge(&Moments::from_deviations(n, center, r, q));
-            } else {
-                st.merge(&block_moments(block));
+                if q.is_finite() {
+                    st.merge(&Moments::from_deviations(n, center, r, q));
+                    continue;
+                }
+                // squares about a far center overflowed (the corrected
+                // formula would make inf − inf): the block about its own mean
             }
+            st.merge(&block_moments(block));
         }
     }
     #[inline(always)]
@@ -312,6 +360,9 @@ impl<E: Element> Reducer<E> for VarOrStd {
             d[i] = deviation(xs[i], center);
         }
         let q = fold_tree(d.map(|d| d.abs2()), |a, b| a + b);
+        if !q.is_finite() {
+            return overflowed_moments(xs.iter().copied());
+        }
         let r = fold_tree(d, |a, b| a + b);
         Moments::from_deviations(n, center, r, q)
     }

@@ -110,12 +110,23 @@ impl<F: FloatAcc> Moments<F> {
             return Self::default();
         }
         let zero = <F::Real as Zero>::zero();
-        if center.any_nan() || !center.abs2().is_finite() {
+        if !center.all_finite() {
             // infinite (or overflowed) mean: no correction; q is NaN or inf
             return Self::from_shifted(n, center, F::zero(), q);
         }
         let nr = F::real_from_u64(n);
-        let m2 = q - r.abs2() / nr;
+        let r2 = r.abs2();
+        // |r|² may overflow where |r|²/n does not (a center far off a few
+        // huge values): then r·(r/n), which is finite there
+        let correction = if r2.is_finite() {
+            r2 / nr
+        } else {
+            r.dot_re(r.div_real(nr))
+        };
+        // an infinite q stays so: every caller centers near the mean where q
+        // overflows (a far running center is refused first), so the
+        // correction is rounding there, though it may overflow too
+        let m2 = if q.is_infinite() { q } else { q - correction };
         // NaN stays NaN; a rounding below zero (all values equal) becomes 0
         let m2 = if m2 < zero { zero } else { m2 };
         Self::from_shifted(n, center, r.div_real(nr), m2)
@@ -151,7 +162,8 @@ impl<F: FloatAcc> Moments<F> {
     }
     /// Sum of squared deviations from the mean.
     pub fn m2(&self) -> F::Real {
-        self.m2 + self.m2_lo
+        // an overflowed total leaves an infinite (or NaN) compensation: inf, not NaN
+        self.m2 + <F::Real as Accumulator>::finite_comp(self.m2, self.m2_lo)
     }
     /// `m2 / (n − ddof)`, or `None` when `n − ddof ≤ 0`.
     pub fn variance(&self, ddof: f64) -> Option<F::Real> {
@@ -173,16 +185,25 @@ impl<F: FloatAcc> State<F> for Moments<F> {
     #[inline(always)]
     fn push(&mut self, x: F) {
         if self.n == 0 {
-            self.pivot = if x.any_nan() || !x.abs2().is_finite() {
-                F::zero()
-            } else {
-                x
-            };
+            self.pivot = if x.all_finite() { x } else { F::zero() };
             self.shift = F::zero();
         }
         let y = x - self.pivot;
-        self.n += 1;
         let d = y - self.shift;
+        if !d.all_finite() && x.all_finite() {
+            // a value and the mean further apart than the range holds (their
+            // difference overflows, or the mean did): Chan's merge with the
+            // lone value, whose branch for such differences keeps a mean and
+            // makes m2 +inf (NaN stays NaN: values with an infinity)
+            self.merge(&Self::from_shifted(
+                1,
+                x,
+                F::zero(),
+                <F::Real as Zero>::zero(),
+            ));
+            return;
+        }
+        self.n += 1;
         self.shift = self.shift + d.div_real(F::real_from_u64(self.n));
         self.m2 = self.m2 + d.dot_re(y - self.shift);
     }
@@ -208,7 +229,13 @@ impl<F: FloatAcc> State<F> for Moments<F> {
         } else {
             self.shift = self.shift + delta.scale(nb / nr);
         }
-        let add = other.m2 + delta.abs2() * (na / nr) * nb;
+        let mut between = delta.abs2() * (na / nr) * nb;
+        if between.is_nan() && !self.m2.is_nan() && !other.m2.is_nan() {
+            // two means that overflowed to the same infinity (finite values:
+            // their m2 is not NaN, as it is once an infinity was taken)
+            between = <F::Real as Float>::infinity();
+        }
+        let add = other.m2 + between;
         <F::Real as Accumulator>::comp_add(&mut self.m2, &mut self.m2_lo, add);
         self.m2_lo = self.m2_lo + other.m2_lo;
         self.n = n;
@@ -396,15 +423,15 @@ impl<F: Float + Accumulator> HigherMoments<F> {
     }
     /// `M2 = Σ(x − mean)²`.
     pub fn m2(&self) -> F {
-        self.m[0] + self.lo[0]
+        self.m[0] + F::finite_comp(self.m[0], self.lo[0])
     }
     /// `M3 = Σ(x − mean)³`.
     pub fn m3(&self) -> F {
-        self.m[1] + self.lo[1]
+        self.m[1] + F::finite_comp(self.m[1], self.lo[1])
     }
     /// `M4 = Σ(x − mean)⁴`.
     pub fn m4(&self) -> F {
-        self.m[2] + self.lo[2]
+        self.m[2] + F::finite_comp(self.m[2], self.lo[2])
     }
     /// The biased central moments `mₖ = Mₖ/n`, `k = 2, 3, 4`, or `None`
     /// where a skewness or kurtosis has no value: no values, `m2 = 0` (all

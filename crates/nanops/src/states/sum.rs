@@ -34,7 +34,8 @@ impl<A: Accumulator> Sum<A> {
     /// The sum (the same as [`State::finish`]).
     #[inline(always)]
     pub fn value(&self) -> A {
-        self.hi.add(self.lo)
+        // an overflowed `hi` leaves an infinite compensation: inf, not NaN
+        self.hi.add(A::finite_comp(self.hi, self.lo))
     }
 }
 
@@ -47,7 +48,7 @@ impl<A: Accumulator> State<A> for Sum<A> {
     #[inline(always)]
     fn merge(&mut self, other: &Self) {
         self.push(other.hi);
-        self.push(other.lo);
+        self.push(A::finite_comp(other.hi, other.lo));
     }
     #[inline(always)]
     fn finish(&self) -> A {
