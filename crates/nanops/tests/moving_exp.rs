@@ -11,7 +11,7 @@ use proptest::prelude::*;
 const STATS: [&str; 5] = ["mean", "sum", "var", "std", "count"];
 
 /// numbagg's loop of `stat` over one lane (`alpha`: one value or one per
-/// position).
+/// position), with nanops' one departure: `alpha = 1` forgets the history.
 fn numbagg_lane(stat: &str, xs: &[f64], alpha: &[f64], min_weight: f64) -> Vec<f64> {
     let (mut sx, mut sx2, mut sw, mut sw2, mut weight) = (0.0, 0.0, 0.0, 0.0, 0.0);
     let mut seen = false;
@@ -19,8 +19,14 @@ fn numbagg_lane(stat: &str, xs: &[f64], alpha: &[f64], min_weight: f64) -> Vec<f
     for (i, &x) in xs.iter().enumerate() {
         let a = if alpha.len() == 1 { alpha[0] } else { alpha[i] };
         let decay = 1.0 - a;
-        sx *= decay;
-        sx2 *= decay;
+        // (but `alpha = 1` forgets an infinity too: README, where numbagg's
+        // `inf·0` is NaN for good)
+        if decay == 0.0 {
+            (sx, sx2) = (0.0, 0.0);
+        } else {
+            sx *= decay;
+            sx2 *= decay;
+        }
         sw *= decay;
         sw2 *= decay * decay;
         weight *= decay;

@@ -17,7 +17,8 @@
 //! variance `(Σx²/Σw − (Σx/Σw)²) / (1 − Σw²/Σw²)` where that bias factor is
 //! positive (NaN otherwise) and the standard deviation its square root. The
 //! operations are numbagg's, in its order (a NaN position adds `0.0` where
-//! numbagg adds nothing: only the sign of a zero can differ).
+//! numbagg adds nothing: only the sign of a zero can differ; and `alpha = 1`
+//! forgets the history even where it holds an infinity, see [`decay`]).
 //!
 //! The state at a position depends on the whole lane before it, so a lane is
 //! never cut: one lane is a chain of dependent steps. Lanes are computed
@@ -97,13 +98,13 @@ impl Decayed {
         let one = if valid { 1.0 } else { 0.0 };
         self.weight = self.weight * d + if valid { a } else { 0.0 };
         if S != COUNT {
-            self.sum_x = self.sum_x * d + v;
+            self.sum_x = decay(self.sum_x, d) + v;
         }
         if S != SUM {
             self.sum_w = self.sum_w * d + one;
         }
         if S == VAR || S == STD {
-            self.sum_x2 = self.sum_x2 * d + v * v;
+            self.sum_x2 = decay(self.sum_x2, d) + v * v;
             self.sum_w2 = self.sum_w2 * (d * d) + one;
         }
         if S == SUM {
@@ -136,6 +137,18 @@ impl Decayed {
             }
             _ => f64::NAN,
         }
+    }
+}
+
+/// A decayed sum `s` times the decay `d`, numbagg's `s·d`, except that a
+/// decay of 0 (`alpha = 1`) forgets an infinite or NaN sum too: the older
+/// values weigh `0` exactly, where numbagg's `inf·0` is NaN for good.
+#[inline(always)]
+fn decay(s: f64, d: f64) -> f64 {
+    if d == 0.0 {
+        0.0
+    } else {
+        s * d
     }
 }
 
@@ -362,6 +375,22 @@ mod tests {
         out.into_iter()
             .map(|v| unsafe { v.assume_init() })
             .collect()
+    }
+
+    #[test]
+    fn alpha_one_forgets_an_infinity() {
+        for stat in [ExpStat::Mean, ExpStat::Sum] {
+            let k = MoveExp {
+                stat,
+                alpha: &[1.0],
+                min_weight: 0.0,
+            };
+            assert_eq!(
+                run(&k, &[f64::INFINITY, 1.0, f64::NAN, 2.0])[..2],
+                [f64::INFINITY, 1.0]
+            );
+            assert_eq!(run(&k, &[f64::INFINITY, 1.0, f64::NAN, 2.0])[3], 2.0);
+        }
     }
 
     #[test]
