@@ -707,22 +707,45 @@ def _moving_block(fn: Any, window: int, args: tuple[Any, ...], axis: int,
     return out[keep]  # type: ignore[no-any-return]
 
 
-def _ffill_block(block: np.ndarray, axis: int, dtype: Any = None, **_: Any) -> np.ndarray:
+def _fill_block(block: np.ndarray, name: str, axis: int, **_: Any) -> np.ndarray:
     import nanops
 
-    return nanops.ffill(block, axis=axis)  # type: ignore[no-any-return]
+    return getattr(nanops, name)(block, axis=axis)  # type: ignore[no-any-return]
 
 
-def _fill_with_last(previous: np.ndarray, current: np.ndarray) -> np.ndarray:
-    # within a forward-filled block only a leading run is still NaN
-    return np.where(np.isnan(current), previous, current)
+def _end_along(block: np.ndarray, axis: int, last: bool) -> np.ndarray:
+    """The last (first, ``last=False``) position of ``block`` along ``axis``
+    (kept, of length 1); NaN for a block of none there (an empty chunk,
+    perhaps of unknown size: it carries nothing of its own)."""
+    if block.shape[axis] == 0:
+        shape = tuple(1 if i == axis else n for i, n in enumerate(block.shape))
+        return np.full(shape, np.nan, block.dtype)
+    end = slice(-1, None) if last else slice(0, 1)
+    return block[tuple(end if i == axis else slice(None) for i in range(block.ndim))]
+
+
+def _carried_in(ends: np.ndarray, name: str, axis: int) -> np.ndarray:
+    """What each block receives from its neighbours in the fill's direction:
+    the blocks' end values filled the same way, moved one block on (NaN into
+    the first block filled)."""
+    filled = _fill_block(ends, name, axis)
+    n = filled.shape[axis]
+    none = np.full_like(np.take(filled, [0], axis=axis), np.nan)
+    if name == "ffill":
+        return np.concatenate([none, np.take(filled, np.arange(n - 1), axis=axis)], axis=axis)
+    return np.concatenate([np.take(filled, np.arange(1, n), axis=axis), none], axis=axis)
+
+
+def _fill_with_carried(current: np.ndarray, carried: np.ndarray) -> np.ndarray:
+    # within a filled block only the run at its open end is still NaN
+    return np.where(np.isnan(current), carried, current)
 
 
 def fill(name: str, a: da.Array, *, limit: Any = None, axis: Any = -1) -> da.Array:
     """``nanops.ffill``/``nanops.bfill`` of the dask array ``a``, lazily,
     across chunk borders: with a ``limit``, each block sees the ``limit``
-    values before (after) it; without, a sequential scan carries the last
-    value of each block into the next (:func:`dask.array.reductions.cumreduction`).
+    values before (after) it; without, each block's last value, filled
+    forward across the blocks, fills the next block's leading NaN.
 
     >>> import numpy as np, dask.array as da
     >>> x = da.from_array(np.array([1.0, np.nan, np.nan, np.nan, 5.0]), chunks=2)
@@ -742,25 +765,20 @@ def fill(name: str, a: da.Array, *, limit: Any = None, axis: Any = -1) -> da.Arr
         fn = functools.partial(getattr(nanops, name), limit=limit, axis=axis)
         before, after = (limit, 0) if name == "ffill" else (0, limit)
         return _overlapped(name, fn, a, axis, before, after, dtype)
-    # the scan carries each block's last value into the next: it needs the
-    # sizes of the blocks beside the axis, and a block of none along it
-    # has no last value (such blocks are left out, and put back after)
-    _known_chunks(name, a, [i for i in range(a.ndim) if i != axis] if name == "ffill" else None)
-    sizes = a.chunks[axis]
-    dropped = 0 in sizes and any(sizes)
-    x = a.rechunk({axis: tuple(c for c in sizes if c)}) if dropped else a
-    flip = tuple(slice(None, None, -1) if i == axis else slice(None) for i in range(a.ndim))
-    if name == "bfill":
-        x = x[flip]
+    # each block is filled on its own; its end value, filled the same way
+    # across the blocks (one small array of a value per block), fills the
+    # open end of the next. Only the sizes of the blocks beside the axis are
+    # needed: a block of unknown (even zero) length along it carries NaN.
+    _known_chunks(name, a, [i for i in range(a.ndim) if i != axis])
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore", RuntimeWarning)
-        filled = da.reductions.cumreduction(
-            func=_ffill_block, binop=_fill_with_last, ident=np.nan, x=x, axis=axis,
-            dtype=dtype,
-        )
-    if name == "bfill":
-        filled = filled[flip]
-    return filled.rechunk(a.chunks) if dropped else filled
+        own = da.map_blocks(_fill_block, a, name, axis=axis, dtype=dtype)
+        ones = tuple((1,) * len(c) if i == axis else c for i, c in enumerate(a.chunks))
+        ends = da.map_blocks(_end_along, own, axis, name == "ffill", chunks=ones, dtype=dtype)
+        carried = da.map_blocks(_carried_in, ends.rechunk({axis: -1}), name, axis, dtype=dtype)
+        # map_blocks pairs the blocks by index (it aligns no chunks)
+        return da.map_blocks(_fill_with_carried, own, carried.rechunk(ones), dtype=dtype,
+                             chunks=own.chunks)
 
 
 def push(a: da.Array, n: Any = None, axis: Any = -1) -> da.Array:

@@ -909,7 +909,7 @@ def test_unknown_chunk_sizes_are_a_clear_error() -> None:
         lambda: nanops.move_mean(x, 2, axis=0),
         lambda: nanops.move_mean(x, 2, axis=1),
         lambda: nanops.ffill(x, axis=1),
-        lambda: nanops.bfill(x, axis=0),
+        lambda: nanops.bfill(x, axis=1),
         lambda: nanops.push(x, 1, axis=0),
     ]
     if importlib.util.find_spec("flox") is not None:
@@ -921,8 +921,9 @@ def test_unknown_chunk_sizes_are_a_clear_error() -> None:
     # what needs no chunk sizes still works
     np.testing.assert_allclose(nanops.nanmean(x, axis=0).compute(scheduler="sync"),
                                nanops.nanmean(known, axis=0))
-    np.testing.assert_array_equal(nanops.ffill(x, axis=0).compute(scheduler="sync"),
-                                  nanops.ffill(known, axis=0))
+    for fill in (nanops.ffill, nanops.bfill):
+        np.testing.assert_array_equal(fill(x, axis=0).compute(scheduler="sync"),
+                                      fill(known, axis=0))
 
 
 def test_invalid_quantile_method_is_nanops_error() -> None:

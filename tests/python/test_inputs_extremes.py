@@ -29,12 +29,6 @@ import dask.array as da
 import nanops
 import nanops.dask
 
-UNKNOWN_EMPTY_CHUNK_OPEN = pytest.mark.xfail(
-    strict=True,
-    reason="open in issue Q: dask ffill/push(n=None) of unknown chunk sizes fail to broadcast where "
-    "an unknown chunk turns out empty",
-)
-
 
 def _data(shape: tuple[int, ...], seed: int = 0) -> np.ndarray:
     """Distinct values (no ties for argmin/argmax/first/last), 15% NaN, one
@@ -290,20 +284,24 @@ def _computes_or_says_so(name: str, mask: np.ndarray) -> None:
 @pytest.mark.parametrize("mask", sorted(MASKS))
 @pytest.mark.parametrize("name", sorted(UNKNOWN))
 def test_unknown_chunk_sizes_compute_or_say_so(name: str, mask: str) -> None:
-    if mask == "an empty chunk" and name in ("ffill", "push"):
-        return  # test_fills_of_unknown_chunks_with_an_empty_one, below (fails today)
     _computes_or_says_so(name, MASKS[mask])
 
 
-@UNKNOWN_EMPTY_CHUNK_OPEN
-@pytest.mark.parametrize("name", ["ffill", "push"])
-def test_fills_of_unknown_chunks_with_an_empty_one(name: str) -> None:
-    """Fails today: ``nanops.ffill(u).compute()`` of ``u =
-    da.from_array(np.array([1., nan, 3., nan, nan, 6.]), chunks=2)[mask]``
-    with ``mask = [1, 1, 0, 0, 1, 1]`` (so one chunk of unknown size is
-    empty) raises ``ValueError: operands could not be broadcast together
-    with shapes (2,) (0,) (2,)``; right: ``[1., 1., 1., 6.]`` (the fill of
-    ``[1, nan, nan, 6]``, as with a known zero-size chunk) or nanops'
-    "chunk sizes ... unknown" error, which ``bfill`` and ``ffill(limit=)``
-    give."""
-    _computes_or_says_so(name, MASKS["an empty chunk"])
+@pytest.mark.parametrize("name", ["ffill", "bfill", "push"])
+@pytest.mark.parametrize("mask", sorted(MASKS))
+def test_fills_of_unknown_chunks_compute(name: str, mask: str) -> None:
+    """A fill along an axis of unknown chunk sizes needs none of them: it
+    computes, an empty chunk included (``ffill`` of ``[1, nan | | nan, 6]``
+    gives ``[1, 1, 1, 6]``; it raised a broadcast error once), and equals the
+    in-memory fill exactly."""
+    got = np.asarray(UNKNOWN[name](_unknown(MASKS[mask])).compute(scheduler="sync"))
+    np.testing.assert_array_equal(got, UNKNOWN[name](VALUES[MASKS[mask]]))
+
+
+def test_fills_of_unknown_chunks_beside_the_axis_say_so() -> None:
+    """Along an axis whose blocks' neighbours have unknown sizes the fill
+    needs those sizes: nanops' "unknown" error."""
+    u = _unknown(MASKS["no empty chunk"])
+    grid = da.stack([u, u])  # unknown sizes along axis 1, filled along 0
+    with pytest.raises(ValueError, match="compute_chunk_sizes"):
+        nanops.ffill(grid, axis=0)
