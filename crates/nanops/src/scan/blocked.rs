@@ -409,8 +409,11 @@ pub(crate) fn rescaled_block<E: QuantileElement, S: BlockStatistic>(
 }
 
 /// Bytes of tail aggregates a tile of [`blocked_rows`] keeps (the tiles'
-/// width follows from the window).
-const ROWS_TAIL_BYTES: usize = 1 << 20;
+/// width follows from the window). More than L2 holds at long windows: a
+/// wider tile reads longer runs of each input row, which the memory
+/// prefetchers follow better than they keep narrow tiles' tails in cache
+/// (BENCHMARKS.md, "Moving windows under extremes": 1 MiB to 4 MiB).
+const ROWS_TAIL_BYTES: usize = 4 << 20;
 /// Most lanes [`blocked_rows`] computes side by side.
 const ROWS_MAX_WIDTH: usize = 256;
 /// Fewest lanes worth computing side by side; a window needing narrower
@@ -508,18 +511,60 @@ pub(crate) unsafe fn blocked_rows<E: QuantileElement, S: BlockStatistic>(
                 ys[c].write(<E::Value as SelectFloat>::from_f64_nearest(y));
             }
         }
-        for c in (0..width).filter(|&c| overflow[c]) {
-            // the lane's values from the previous block on, its block
-            // computed alone (`blocked_part` redoes its overflowed windows)
-            let first = b.saturating_sub(w);
-            let lane: Vec<E> = (first..block_end).map(|i| row(i)[c]).collect();
-            let mut ys = vec![MaybeUninit::uninit(); block_end - b];
-            blocked_part(stat, spec, &lane, b - first, &mut ys);
-            for (i, y) in (b..block_end).zip(ys) {
-                // SAFETY: `blocked_part` wrote every position of the block.
-                out_row(i)[c].write(unsafe { y.assume_init() });
-            }
+        // SAFETY: rows `0..block_end` of the tile lie in the view and in the
+        // output (this function's contract).
+        unsafe {
+            redo_overflowed(
+                stat,
+                spec,
+                &overflow,
+                b..block_end,
+                src,
+                stride_in,
+                dst,
+                stride_out,
+            );
         }
         b = block_end;
+    }
+}
+
+/// The block `rows` of each lane `c` of a tile of [`blocked_rows`] (or its
+/// sums' form) with `overflowed[c]`, computed again by [`blocked_part`] on a
+/// copy of the lane from the block before on: it redoes the windows whose
+/// finite values overflowed from scaled values.
+///
+/// # Safety
+/// Rows `rows.start − window .. rows.end` (from 0) of the `overflowed.len()`
+/// lanes lie in the view and in the output, and no other thread writes
+/// those outputs.
+#[allow(clippy::too_many_arguments)]
+#[inline(never)]
+pub(crate) unsafe fn redo_overflowed<E: QuantileElement, S: BlockStatistic>(
+    stat: &S,
+    spec: &WindowSpec,
+    overflowed: &[bool],
+    rows: std::ops::Range<usize>,
+    src: *const E,
+    stride_in: isize,
+    dst: *mut E::Value,
+    stride_out: isize,
+) {
+    let first = rows.start.saturating_sub(spec.window);
+    for c in (0..overflowed.len()).filter(|&c| overflowed[c]) {
+        // SAFETY: these positions lie in the view (this function's contract).
+        let lane: Vec<E> = (first..rows.end)
+            .map(|i| unsafe { *src.offset(i as isize * stride_in + c as isize) })
+            .collect();
+        let mut ys = vec![MaybeUninit::uninit(); rows.len()];
+        blocked_part(stat, spec, &lane, rows.start - first, &mut ys);
+        for (i, y) in rows.clone().zip(ys) {
+            // SAFETY: `blocked_part` wrote every position of the block, and
+            // the output position is this tile's (the contract).
+            unsafe {
+                dst.offset(i as isize * stride_out + c as isize)
+                    .write(y.assume_init());
+            }
+        }
     }
 }

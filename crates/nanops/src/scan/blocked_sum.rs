@@ -17,7 +17,7 @@
 //!   arrays.
 
 use super::blocked::{
-    blocked_part, rescaled_block, two_sum, wide, CompensatedSum, Counts, SumOrMean,
+    redo_overflowed, rescaled_block, two_sum, wide, CompensatedSum, Counts, SumOrMean,
 };
 use crate::element::{QuantileElement, SelectFloat};
 use crate::scan::window::WindowSpec;
@@ -454,17 +454,19 @@ pub(crate) unsafe fn rows<E: QuantileElement>(
                 ys[c].write(<E::Value as SelectFloat>::from_f64_nearest(y));
             }
         }
-        for c in (0..width).filter(|&c| overflow[c]) {
-            // the lane's values from the previous block on, its block
-            // computed alone (`blocked_part` redoes its overflowed windows)
-            let first = b.saturating_sub(w);
-            let lane: Vec<E> = (first..block_end).map(|i| row(i)[c]).collect();
-            let mut ys = vec![MaybeUninit::uninit(); block_end - b];
-            blocked_part(stat, spec, &lane, b - first, &mut ys);
-            for (i, y) in (b..block_end).zip(ys) {
-                // SAFETY: `blocked_part` wrote every position of the block.
-                out_row(i)[c].write(unsafe { y.assume_init() });
-            }
+        // SAFETY: rows `0..block_end` of the tile lie in the view and in the
+        // output (this function's contract).
+        unsafe {
+            redo_overflowed(
+                stat,
+                spec,
+                &overflow,
+                b..block_end,
+                src,
+                stride_in,
+                dst,
+                stride_out,
+            );
         }
         b = block_end;
     }
