@@ -29,9 +29,6 @@ Examples
 
 from __future__ import annotations
 
-import contextlib
-import warnings
-from collections.abc import Iterator
 from typing import Any, Final
 
 import numpy as np
@@ -39,35 +36,13 @@ import pandas as pd  # type: ignore[import-untyped, unused-ignore]
 
 import nanops
 
+from ._accessor_support import GROUP_REDUCTIONS, quiet
+
 __all__ = ["SeriesAccessor", "DataFrameAccessor", "Rolling", "ExponentialMovingWindow",
            "GroupBy"]
 
 #: pandas' rolling quantile interpolations, all of them NumPy methods too.
 INTERPOLATIONS: Final = ("linear", "lower", "higher", "midpoint", "nearest")
-
-#: The group-by statistics: accessor method → nanops function.
-GROUP_REDUCTIONS: Final = {
-    "sum": "group_nansum",
-    "mean": "group_nanmean",
-    "var": "group_nanvar",
-    "std": "group_nanstd",
-    "min": "group_nanmin",
-    "max": "group_nanmax",
-    "count": "group_nancount",
-    "median": "group_nanmedian",
-    "first": "group_nanfirst",
-    "last": "group_nanlast",
-    "quantile": "group_nanquantile",
-}
-
-
-@contextlib.contextmanager
-def _quiet() -> Iterator[None]:
-    """nanops warns as NumPy does ("Mean of empty slice" …); pandas does not."""
-    with warnings.catch_warnings(), np.errstate(all="ignore"):
-        warnings.simplefilter("ignore", RuntimeWarning)
-        yield
-
 
 def _refuse(what: str, **given: Any) -> None:
     """``NotImplementedError`` for each argument given a value other than its default."""
@@ -252,7 +227,7 @@ class Rolling:
             x = np.pad(lanes, pads, constant_values=np.nan)
         width = min(self.window, n + lead)
         min_count = max(self.min_periods, 1)
-        with _quiet():
+        with quiet():
             out = getattr(nanops, fname)(x, width, *args, min_count=min(min_count, width),
                                          axis=-1, **kwargs)
         if min_count > width:
@@ -404,7 +379,7 @@ class ExponentialMovingWindow:
         # a variance needs two values: with one, numbagg's bias correction
         # divides rounding noise by rounding noise (pandas' gives NaN or 0)
         need = max(self.min_periods, 2) if fname.endswith(("var", "std")) else self.min_periods
-        with _quiet():
+        with quiet():
             out = getattr(nanops, fname)(lanes, alpha=alpha, axis=-1)
             if need > 1:
                 seen = nanops.nancumsum(~missing, axis=-1)
@@ -534,7 +509,7 @@ class GroupBy:
             # ordered) block itself, a selection of columns a copy
             part = frame if len(where) == frame.shape[1] else frame.iloc[:, where]
             block = part.to_numpy(dtype=dtype)
-            with _quiet():
+            with quiet():
                 out = getattr(nanops, fname)(block, self.labels, *args, axis=0,
                                              num_labels=self.ngroups, **kwargs)
             out = np.moveaxis(out, -1, -2 if q is None or np.ndim(q) == 0 else -2)
@@ -599,7 +574,7 @@ class GroupBy:
             raise NotImplementedError("nanops groupby count: a non-numeric column; use "
                                       "pandas' own method")
         block = frame.to_numpy() if len(set(frame.dtypes)) == 1 else frame.to_numpy(np.float64)
-        with _quiet():
+        with quiet():
             out = nanops.group_nancount(block, self.labels, axis=0, num_labels=self.ngroups)
         return self._result(values, frame, dict(enumerate(out)), probe, None)
 

@@ -26,6 +26,13 @@ xr = pytest.importorskip("xarray")
 pd = pytest.importorskip("pandas")
 
 import nanops.xarray  # noqa: E402
+from nanops import (  # noqa: E402  (the modules holding the accessors' code)
+    _xarray_groupby,
+    _xarray_reduce,
+    _xarray_rolling,
+    _xarray_rolling_exp,
+    _xarray_support,
+)
 
 SETTINGS = settings(max_examples=40, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
@@ -555,8 +562,12 @@ def test_docstrings_and_examples() -> None:
         for attr, member in vars(base).items():
             if callable(member) and not attr.startswith("_"):
                 assert member.__doc__, f"{base.__name__}.{attr}"
-    result = doctest.testmod(mod, optionflags=doctest.NORMALIZE_WHITESPACE)
-    assert result.failed == 0 and result.attempted > 0
+    # the entry module and the private modules that hold the classes' code
+    for part in (mod, _xarray_reduce, _xarray_rolling, _xarray_rolling_exp, _xarray_groupby,
+                 _xarray_support):
+        result = doctest.testmod(part, optionflags=doctest.NORMALIZE_WHITESPACE)
+        assert result.failed == 0, part.__name__
+    assert doctest.testmod(mod).attempted > 0
 
 
 def test_nanops_imports_without_xarray_and_pandas() -> None:
