@@ -153,11 +153,34 @@ impl Block {
     }
 }
 
+/// Whether the sums of `E` keep a compensation. Values of 8 bytes (`f64`,
+/// 64-bit integers) do: a window's `f64` sum of them rounds. Narrower ones
+/// (`f32`, `f16`, smaller integers) have 29 or more bits to spare in `f64`,
+/// so a window's plain sum (at most a window of roundings far below the
+/// result's precision) needs no compensation, and its chains are one
+/// addition a step rather than six.
+#[inline(always)]
+fn compensated<E>() -> bool {
+    std::mem::size_of::<E>() >= 8
+}
+
+/// `a + b` as a pair `(sum, error)`: [`two_sum`] where `compensated`,
+/// otherwise the plain sum and no error (`compensated` is a constant of
+/// the element type: the branch folds away).
+#[inline(always)]
+fn add(compensated: bool, a: f64, b: f64) -> (f64, f64) {
+    if compensated {
+        two_sum(a, b)
+    } else {
+        (a + b, 0.0)
+    }
+}
+
 /// One step of a compensated sum's chain: `(hi, lo)` takes `v` (as
 /// [`taken`]) and the new pair is stored at `hi_out`, `lo_out`.
 #[inline(always)]
-fn step(acc: &mut CompensatedSum, v: f64, hi_out: &mut f64, lo_out: &mut f64) {
-    let (t, e) = two_sum(acc.hi, taken(v));
+fn step(c: bool, acc: &mut CompensatedSum, v: f64, hi_out: &mut f64, lo_out: &mut f64) {
+    let (t, e) = add(c, acc.hi, taken(v));
     acc.hi = t;
     acc.lo += e;
     *hi_out = acc.hi;
@@ -172,6 +195,7 @@ fn step(acc: &mut CompensatedSum, v: f64, hi_out: &mut f64, lo_out: &mut f64) {
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
 fn finish_positions<V: SelectFloat>(
+    c: bool,
     mean: bool,
     min: f64,
     first: usize,
@@ -214,7 +238,7 @@ fn finish_positions<V: SelectFloat>(
     let mut overflow = 0u8;
     for j in 0..m {
         let (hi, lo) = if tailed {
-            let (t, e) = two_sum(th[j], hh[j]);
+            let (t, e) = add(c, th[j], hh[j]);
             (t, (tl[j] + hl[j]) + e)
         } else {
             (hh[j], hl[j])
@@ -249,6 +273,7 @@ pub(crate) fn part<E: QuantileElement>(
     debug_assert!(from.is_multiple_of(w));
     let (mean, min_f) = (stat.mean, min as f64);
     let end = from + out.len();
+    let c = compensated::<E>();
     let mut blk = Block::new(w);
     let mut before_inf = false;
     // the tails and counts of the block before the first: from the values
@@ -257,7 +282,7 @@ pub(crate) fn part<E: QuantileElement>(
         let mut acc = CompensatedSum::default();
         for k in (1..w).rev() {
             let v = wide(xs[from - w + k]);
-            step(&mut acc, v, &mut blk.tail_hi[k], &mut blk.tail_lo[k]);
+            step(c, &mut acc, v, &mut blk.tail_hi[k], &mut blk.tail_lo[k]);
         }
         before_inf = blk.before.fill(&xs[from - w..from]);
     }
@@ -276,6 +301,7 @@ pub(crate) fn part<E: QuantileElement>(
             let mut next = CompensatedSum::default();
             for k in 0..w - 1 {
                 step(
+                    c,
                     &mut head,
                     wide(block[k]),
                     &mut blk.head_hi[k],
@@ -283,6 +309,7 @@ pub(crate) fn part<E: QuantileElement>(
                 );
                 let j = w - 1 - k;
                 step(
+                    c,
                     &mut next,
                     wide(block[j]),
                     &mut blk.next_hi[j],
@@ -291,6 +318,7 @@ pub(crate) fn part<E: QuantileElement>(
             }
             let k = w - 1;
             step(
+                c,
                 &mut head,
                 wide(block[k]),
                 &mut blk.head_hi[k],
@@ -298,7 +326,13 @@ pub(crate) fn part<E: QuantileElement>(
             );
         } else {
             for (k, &x) in block.iter().enumerate() {
-                step(&mut head, wide(x), &mut blk.head_hi[k], &mut blk.head_lo[k]);
+                step(
+                    c,
+                    &mut head,
+                    wide(x),
+                    &mut blk.head_hi[k],
+                    &mut blk.head_lo[k],
+                );
             }
         }
         // every position of the block: its tail then its head, finished
@@ -309,10 +343,11 @@ pub(crate) fn part<E: QuantileElement>(
         let (heads, no_tails) = ((&blk.head_hi[..], &blk.head_lo[..]), (&[][..], &[][..]));
         let tails = (&blk.tail_hi[1..=tailed_len], &blk.tail_lo[1..=tailed_len]);
         let (tailed_out, rest) = out_block.split_at_mut(tailed_len);
-        let mut overflow =
-            finish_positions(mean, min_f, 0, tails, heads, counts, infinities, tailed_out);
+        let mut overflow = finish_positions(
+            c, mean, min_f, 0, tails, heads, counts, infinities, tailed_out,
+        );
         overflow |= finish_positions(
-            mean, min_f, tailed_len, no_tails, heads, counts, infinities, rest,
+            c, mean, min_f, tailed_len, no_tails, heads, counts, infinities, rest,
         );
         if overflow {
             let tails: Vec<CompensatedSum> = (0..w)
@@ -370,6 +405,7 @@ pub(crate) unsafe fn rows<E: QuantileElement>(
 ) {
     let (w, min) = (spec.window, spec.min_count());
     let (mean, min_f) = (stat.mean, min as f64);
+    let comp = compensated::<E>();
     // SAFETY (both closures): rows `0..len` of `width` lanes lie in the view
     // and in the output (this function's contract).
     let row =
@@ -399,7 +435,7 @@ pub(crate) unsafe fn rows<E: QuantileElement>(
                 let th = &mut tail_hi[k * width..(k + 1) * width];
                 let tl = &mut tail_lo[k * width..(k + 1) * width];
                 for c in 0..width {
-                    let (t, e) = two_sum(acc_hi[c], taken(wide(xs[c])));
+                    let (t, e) = add(comp, acc_hi[c], taken(wide(xs[c])));
                     acc_hi[c] = t;
                     acc_lo[c] += e;
                     th[c] = t;
@@ -440,11 +476,11 @@ pub(crate) unsafe fn rows<E: QuantileElement>(
                 n[c] += f64::from(u8::from(!v.is_nan()));
                 inf[c] += f64::from(u8::from(v.is_infinite()));
                 pos[c] += f64::from(u8::from(v == f64::INFINITY));
-                let (t, e) = two_sum(head_hi[c], taken(v));
+                let (t, e) = add(comp, head_hi[c], taken(v));
                 head_hi[c] = t;
                 head_lo[c] += e;
                 let (hi, lo) = if tailed {
-                    let (t, e) = two_sum(th[c], head_hi[c]);
+                    let (t, e) = add(comp, th[c], head_hi[c]);
                     (t, (tl[c] + head_lo[c]) + e)
                 } else {
                     (head_hi[c], head_lo[c])
