@@ -197,16 +197,43 @@ impl<E: Element> Walker<'_, E> {
         }
         /// The results of lanes one after another (`rows`) into outputs
         /// one after another.
+        ///
+        /// Lanes in blocks, each block asking for the memory of a later one:
+        /// the hardware prefetcher alone leaves the reads of main memory and
+        /// the lanes' work one after the other (a cheap reducer's own
+        /// choice: the extra loop slows the heavier lane kernels when the
+        /// input is cached). The block's lane count is a constant here (of
+        /// `L`): LLVM then vectorises the loop across a block's lanes with
+        /// 32-bit gather offsets and no long epilogue; a count known only at
+        /// run time made it gather with 64-bit offsets, 16 lanes at a time,
+        /// and finish most of each block of 25 lanes in a 4-lane epilogue.
         #[inline(always)]
         fn adjacent<E: Element, R: Reducer<E>, const L: usize>(
             r: &R,
-            outs: &mut [R::Output],
+            out: &mut [R::Output],
             rows: &[E],
             degenerate: &mut usize,
         ) {
-            for (slot, lane) in outs.iter_mut().zip(rows.chunks_exact(L)) {
-                let lane = lane.try_into().expect("chunks of L");
-                *slot = one::<E, R, L>(r, lane, degenerate);
+            #[inline(always)]
+            fn lanes<E: Element, R: Reducer<E>, const L: usize>(
+                r: &R,
+                outs: &mut [R::Output],
+                rows: &[E],
+                degenerate: &mut usize,
+            ) {
+                for (slot, lane) in outs.iter_mut().zip(rows.chunks_exact(L)) {
+                    let lane = lane.try_into().expect("chunks of L");
+                    *slot = one::<E, R, L>(r, lane, degenerate);
+                }
+            }
+            if R::PREFETCH_SHORT {
+                let block = (SHORT_BLOCK_VALUES / L).max(1);
+                for (outs, rows) in out.chunks_mut(block).zip(rows.chunks(block * L)) {
+                    prefetch_lines_ahead(rows);
+                    lanes::<E, R, L>(r, outs, rows, degenerate);
+                }
+            } else {
+                lanes::<E, R, L>(r, out, rows, degenerate);
             }
         }
         /// The results of `run` lanes `stride` apart from `offset` into the
@@ -248,23 +275,8 @@ impl<E: Element> Walker<'_, E> {
                 let rows = self.slice(odo.offset, run * len);
                 // SAFETY: outputs `j..j + run` lie in `out` (caller).
                 let out = unsafe { std::slice::from_raw_parts_mut(out.add(j), run) };
-                // lanes in blocks, each block asking for the memory of a
-                // later one: the hardware prefetcher alone leaves the
-                // reads of main memory and the lanes' work one after the
-                // other (a cheap reducer's own choice: the extra loop
-                // slows the heavier lane kernels when the input is cached)
-                let block = if R::PREFETCH_SHORT {
-                    (SHORT_BLOCK_VALUES / len).max(1)
-                } else {
-                    run.max(1)
-                };
-                for (outs, rows) in out.chunks_mut(block).zip(rows.chunks(block * len)) {
-                    if R::PREFETCH_SHORT {
-                        prefetch_lines_ahead(rows);
-                    }
-                    let d = &mut degenerate;
-                    by_short_len!(len, adjacent::<E, R>(r, outs, rows, d));
-                }
+                let d = &mut degenerate;
+                by_short_len!(len, adjacent::<E, R>(r, out, rows, d));
             } else {
                 let mut dst = Odometer::new(&out_dims, self.plan().out_base, j);
                 let (d, lanes) = (&mut degenerate, (odo.offset, stride, run));
