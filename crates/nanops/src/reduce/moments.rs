@@ -19,7 +19,7 @@ use crate::element::{Accumulator, Element, FloatAcc};
 use crate::options::Ddof;
 use crate::simd::prefetch::prefetch_ahead;
 use crate::states::{HigherMoments, Moments, State};
-use num_traits::{Float, Zero};
+use num_traits::{Float, One, Zero};
 
 /// Moments of one block of at most [`BLOCK`] values: mean first (plain
 /// lanes: it is only the pivot), then the deviations from it while the block
@@ -349,20 +349,36 @@ impl<E: Element> Reducer<E> for VarOrStd {
     /// deviations from it, each added as a tree.
     #[inline(always)]
     fn short_state<const L: usize>(&self, xs: &[E; L]) -> Self::State {
-        let (sum, n) = short_sum(xs, E::to_float);
+        // each value loaded once (NaN as zero), then every pass over the
+        // registers: the loop over many short lanes vectorises across them,
+        // and loads repeated per pass are repeated gathers there
+        let zero = <E::Float as Accumulator>::zero();
+        let mut values = [zero; L];
+        let mut valid = [0u64; L];
+        for i in 0..L {
+            let nan = xs[i].is_nan_value();
+            values[i] = if nan { zero } else { xs[i].to_float() };
+            valid[i] = u64::from(!nan);
+        }
+        let n = fold_tree(valid, |a, b| a + b);
         if n == 0 {
             return Moments::default();
         }
-        let center = sum.div_real(E::Float::real_from_u64(n));
-        let zero = <E::Float as Accumulator>::zero();
+        // the center as the sum of the values over n, which cannot overflow
+        // where their float sum would (as `overflowed_moments` does after
+        // the fact), without a branch or a call. Squares that overflow about
+        // a finite center make `q` +inf, which `from_deviations` keeps.
+        let inv = <<E::Float as FloatAcc>::Real as One>::one() / E::Float::real_from_u64(n);
+        let center = fold_tree(values.map(|v| v.scale(inv)), |a, b| a + b);
         let mut d = [zero; L];
         for i in 0..L {
-            d[i] = deviation(xs[i], center);
+            d[i] = if valid[i] == 0 {
+                zero
+            } else {
+                values[i] - center
+            };
         }
         let q = fold_tree(d.map(|d| d.abs2()), |a, b| a + b);
-        if !q.is_finite() {
-            return overflowed_moments(xs.iter().copied());
-        }
         let r = fold_tree(d, |a, b| a + b);
         Moments::from_deviations(n, center, r, q)
     }
