@@ -13,6 +13,7 @@
 //! contiguous scratch.
 
 mod blocked;
+mod blocked_segments;
 mod blocked_sum;
 mod cumulative;
 mod driver;

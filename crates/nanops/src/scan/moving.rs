@@ -7,8 +7,8 @@
 //! value) pairs (amortised O(1) per step).
 
 use super::blocked::{blocked_part, blocked_rows, rows_width, BlockStatistic, SumOrMean, VarOrStd};
-use super::blocked_sum;
 use super::window::{LaneKernel, WindowSpec};
+use super::{blocked_segments, blocked_sum};
 use crate::element::{QuantileElement, SelectFloat};
 use crate::error::Result;
 use std::mem::MaybeUninit;
@@ -111,8 +111,8 @@ pub(crate) struct MoveVar {
     pub std: bool,
 }
 
-blocked_kernel!(MoveSum, k => SumOrMean { mean: false }, k.0, avx2, blocked_sum::part, blocked_sum::rows);
-blocked_kernel!(MoveMean, k => SumOrMean { mean: true }, k.0, avx2, blocked_sum::part, blocked_sum::rows);
+blocked_kernel!(MoveSum, k => SumOrMean { mean: false }, k.0, avx2, blocked_segments::part, blocked_sum::rows);
+blocked_kernel!(MoveMean, k => SumOrMean { mean: true }, k.0, avx2, blocked_segments::part, blocked_sum::rows);
 blocked_kernel!(
     MoveVar,
     k => VarOrStd {

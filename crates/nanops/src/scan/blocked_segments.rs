@@ -1,0 +1,350 @@
+//! One lane of the blocked moving sum and mean ([`SumOrMean`]) by segments
+//! of many blocks: the same blocks, tails, heads, compensated sums and
+//! counts as [`blocked_sum::part`], so the same bits, with the per-position
+//! work of a whole segment in one loop.
+//!
+//! [`blocked_sum::part`] merges and finishes block by block, so a short
+//! window pays a loop's set-up and remainder every few positions. Here a
+//! segment of about [`SEGMENT_POSITIONS`] positions is built first (each
+//! block's heads beside the block before's tails, and the running counts of
+//! the segment and the window before it), then every position merges its
+//! tail and head and finishes in one loop whose iterations are independent.
+//! A window's counts are differences of running counts taken from the
+//! window before the segment on: exact integers in `f64`, so the same
+//! numbers as the block-wise counts. A segment with an overflowed window is
+//! done again by [`blocked_sum::part`], whose rescaling it shares.
+
+use super::blocked::{wide, CompensatedSum, SumOrMean};
+use super::blocked_sum::{self, add, compensated, finish, taken};
+use crate::element::{QuantileElement, SelectFloat};
+use crate::scan::window::WindowSpec;
+use std::mem::MaybeUninit;
+
+/// Positions of a segment, at least (a whole number of windows, one window
+/// where the window is longer). The segment's arrays (about seven `f64` per
+/// position) then stay in the first-level cache.
+const SEGMENT_POSITIONS: usize = 512;
+
+/// The arrays of one segment of `blocks` blocks of `w` positions.
+struct Segment {
+    /// Window length.
+    w: usize,
+    /// `head_hi[j] + head_lo[j]`: the sum of position `j`'s block up to it.
+    head_hi: Vec<f64>,
+    /// See `head_hi`.
+    head_lo: Vec<f64>,
+    /// `tail_hi[t] + tail_lo[t]`, `t = j + 1`: the sum of the block before
+    /// `j`'s from position `j − w + 1` to its end (set for the positions
+    /// whose window begins in the block before).
+    tail_hi: Vec<f64>,
+    /// See `tail_hi`.
+    tail_lo: Vec<f64>,
+    /// `n[t]`: non-NaN values among the first `t` positions counted from
+    /// `w` before the segment (none before the lane's start).
+    n: Vec<f64>,
+    /// The same for infinities.
+    inf: Vec<f64>,
+    /// The same for `+inf`.
+    pos: Vec<f64>,
+    /// Whether position `j` is its block's last (its window is its block).
+    last: Vec<bool>,
+}
+
+impl Segment {
+    /// Arrays for segments of `blocks` blocks of `w` positions.
+    fn new(w: usize, blocks: usize) -> Self {
+        let s = w * blocks;
+        let v = |len: usize| vec![0.0; len];
+        Segment {
+            w,
+            head_hi: v(s),
+            head_lo: v(s),
+            tail_hi: v(s + 1),
+            tail_lo: v(s + 1),
+            n: v(s + w + 1),
+            inf: v(s + w + 1),
+            pos: v(s + w + 1),
+            last: (0..s).map(|j| j % w == w - 1).collect(),
+        }
+    }
+
+    /// The running counts of positions `s0 − w..s1` of `xs` (those before
+    /// 0 count nothing); whether any of them is infinite (else the
+    /// infinities' counts are left as they were: they are not read).
+    #[inline(always)]
+    fn count<E: QuantileElement>(&mut self, xs: &[E], s0: usize, s1: usize) -> bool {
+        let w = self.w;
+        let first = s0.saturating_sub(w);
+        let skipped = w - (s0 - first);
+        let values = &xs[first..s1];
+        let end = skipped + values.len() + 1;
+        let n = &mut self.n[..end];
+        n[..=skipped].fill(0.0);
+        // an integer chain, branch-free (a float chain with a branch per
+        // NaN is what this loop cost before)
+        let mut c = 0u32;
+        for (slot, &x) in n[skipped + 1..].iter_mut().zip(values) {
+            c += u32::from(!wide(x).is_nan());
+            *slot = f64::from(c);
+        }
+        let any_inf = values.iter().any(|&x| wide(x).is_infinite());
+        if any_inf {
+            let (inf, pos) = (&mut self.inf[..end], &mut self.pos[..end]);
+            inf[..=skipped].fill(0.0);
+            pos[..=skipped].fill(0.0);
+            let (mut ci, mut cp) = (0u32, 0u32);
+            for (k, &x) in values.iter().enumerate() {
+                let v = wide(x);
+                ci += u32::from(v.is_infinite());
+                cp += u32::from(v == f64::INFINITY);
+                inf[skipped + 1 + k] = f64::from(ci);
+                pos[skipped + 1 + k] = f64::from(cp);
+            }
+        }
+        any_inf
+    }
+
+    /// Each block's heads and, beside them, the tails of the block before
+    /// (built backwards from its end), for positions `s0..s1` of `xs`: the
+    /// same chains, in the same order, as [`blocked_sum::part`].
+    #[inline(always)]
+    fn sums<E: QuantileElement>(&mut self, c: bool, xs: &[E], s0: usize, s1: usize) {
+        let w = self.w;
+        let mut hs = s0;
+        while hs < s1 {
+            let len = w.min(s1 - hs);
+            let j0 = hs - s0;
+            let mut head = CompensatedSum::default();
+            let block = &xs[hs..hs + len];
+            if hs >= w {
+                let before = &xs[hs - w..hs];
+                let mut tail = CompensatedSum::default();
+                let common = (w - 1).min(len);
+                for k in 0..common {
+                    self.head_step(c, &mut head, wide(block[k]), j0 + k);
+                    // the block before's value `i` is the tail of the
+                    // positions from `i − 1` on in this block: `t = j0 + i`
+                    let i = w - 1 - k;
+                    self.tail_step(c, &mut tail, wide(before[i]), j0 + i);
+                }
+                for k in common..len {
+                    self.head_step(c, &mut head, wide(block[k]), j0 + k);
+                }
+                for k in common..w - 1 {
+                    let i = w - 1 - k;
+                    self.tail_step(c, &mut tail, wide(before[i]), j0 + i);
+                }
+            } else {
+                for (k, &x) in block.iter().enumerate() {
+                    self.head_step(c, &mut head, wide(x), j0 + k);
+                }
+            }
+            hs += len;
+        }
+    }
+
+    /// A head's step (as `blocked_sum`'s): `head` takes `v`, kept at `j`.
+    #[inline(always)]
+    fn head_step(&mut self, c: bool, head: &mut CompensatedSum, v: f64, j: usize) {
+        let (t, e) = add(c, head.hi, taken(v));
+        head.hi = t;
+        head.lo += e;
+        self.head_hi[j] = head.hi;
+        if c {
+            self.head_lo[j] = head.lo;
+        }
+    }
+
+    /// A tail's step: `tail` takes `v`, kept at `t`.
+    #[inline(always)]
+    fn tail_step(&mut self, c: bool, tail: &mut CompensatedSum, v: f64, t: usize) {
+        let (s, e) = add(c, tail.hi, taken(v));
+        tail.hi = s;
+        tail.lo += e;
+        self.tail_hi[t] = tail.hi;
+        if c {
+            self.tail_lo[t] = tail.lo;
+        }
+    }
+
+    /// The results of the segment's positions `j0..j0 + out.len()` (a
+    /// position's window begins in the block before unless it is its
+    /// block's last or `tailed` is false), and whether any overflowed.
+    /// Every iteration is independent: the loop vectorises.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn finish<V: SelectFloat>(
+        &self,
+        c: bool,
+        mean: bool,
+        min: f64,
+        tailed: bool,
+        infinities: bool,
+        j0: usize,
+        out: &mut [MaybeUninit<V>],
+    ) -> bool {
+        let (w, m) = (self.w, out.len());
+        // every slice exactly `m` long: no bounds checks in the loop
+        let (hh, hl) = (&self.head_hi[j0..j0 + m], &self.head_lo[j0..j0 + m]);
+        let (th, tl) = (
+            &self.tail_hi[j0 + 1..j0 + 1 + m],
+            &self.tail_lo[j0 + 1..j0 + 1 + m],
+        );
+        let (n_end, n_start) = (
+            &self.n[j0 + w + 1..j0 + w + 1 + m],
+            &self.n[j0 + 1..j0 + 1 + m],
+        );
+        let (i_end, i_start) = (
+            &self.inf[j0 + w + 1..j0 + w + 1 + m],
+            &self.inf[j0 + 1..j0 + 1 + m],
+        );
+        let (p_end, p_start) = (
+            &self.pos[j0 + w + 1..j0 + w + 1 + m],
+            &self.pos[j0 + 1..j0 + 1 + m],
+        );
+        let last = &self.last[j0..j0 + m];
+        let mut overflow = 0u8;
+        for j in 0..m {
+            // values of a narrower type keep no compensation: `lo` is +0
+            let (head_lo, tail_lo) = if c { (hl[j], tl[j]) } else { (0.0, 0.0) };
+            let (t, e) = add(c, th[j], hh[j]);
+            let merged_lo = (tail_lo + head_lo) + e;
+            let with_tail = tailed & !last[j];
+            let hi = if with_tail { t } else { hh[j] };
+            let lo = if with_tail { merged_lo } else { head_lo };
+            let n = n_end[j] - n_start[j];
+            let (inf, pos) = if infinities {
+                (i_end[j] - i_start[j], p_end[j] - p_start[j])
+            } else {
+                (0.0, 0.0)
+            };
+            let (y, over) = finish(mean, hi, lo, n, inf, pos, min);
+            overflow |= u8::from(over);
+            out[j].write(V::from_f64_nearest(y));
+        }
+        overflow != 0
+    }
+}
+
+/// [`blocked_sum::part`] (the same bits) by segments of many blocks:
+/// positions `from..from + out.len()` of lane `xs`, `from` a multiple of
+/// the window.
+#[inline(always)]
+pub(crate) fn part<E: QuantileElement>(
+    stat: &SumOrMean,
+    spec: &WindowSpec,
+    xs: &[E],
+    from: usize,
+    out: &mut [MaybeUninit<E::Value>],
+) {
+    let (w, min) = (spec.window, spec.min_count());
+    debug_assert!(from.is_multiple_of(w));
+    let (mean, min_f) = (stat.mean, min as f64);
+    let c = compensated::<E>();
+    let end = from + out.len();
+    let blocks = (SEGMENT_POSITIONS / w).max(1).min(out.len().div_ceil(w));
+    let mut seg = Segment::new(w, blocks);
+    let mut s0 = from;
+    while s0 < end {
+        let s1 = (s0 + blocks * w).min(end);
+        let infinities = seg.count(xs, s0, s1);
+        seg.sums(c, xs, s0, s1);
+        let out_seg = &mut out[s0 - from..s1 - from];
+        // the lane's first block has no block before: its windows are heads
+        let untailed = if s0 == 0 { w.min(s1) } else { 0 };
+        let (first, rest) = out_seg.split_at_mut(untailed);
+        let mut overflow = seg.finish(c, mean, min_f, false, infinities, 0, first);
+        overflow |= seg.finish(c, mean, min_f, true, infinities, untailed, rest);
+        if overflow {
+            // rare: the block-wise kernel rescales each overflowed block
+            blocked_sum::part(stat, spec, xs, s0, out_seg);
+        }
+        s0 = s1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scan::blocked::blocked_part;
+
+    /// A lane of mixed magnitudes, NaN, ±inf and values whose sums overflow.
+    fn lane(len: usize, seed: u64) -> Vec<f64> {
+        let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        (0..len)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let u = (x >> 11) as f64 / (1u64 << 53) as f64;
+                match x % 29 {
+                    0 => f64::NAN,
+                    1 => f64::INFINITY,
+                    2 => f64::NEG_INFINITY,
+                    3 => 1.7e308,
+                    4 => -1.6e308,
+                    5 => 1e8 * u,
+                    6 => -0.0,
+                    _ => u - 0.5,
+                }
+            })
+            .collect()
+    }
+
+    fn bits<V: Copy + Into<f64>>(ys: &[MaybeUninit<V>]) -> Vec<u64> {
+        // SAFETY: every slot was written by the kernel under test.
+        ys.iter()
+            .map(|y| unsafe { y.assume_init() }.into().to_bits())
+            .collect()
+    }
+
+    #[test]
+    fn segments_give_the_block_walks_bits() {
+        for (w, min) in [(1, 1), (2, 1), (3, 2), (10, 1), (10, 10), (17, 3), (600, 1)] {
+            for mean in [false, true] {
+                let stat = SumOrMean { mean };
+                let sp = WindowSpec {
+                    window: w,
+                    min_count: Some(min),
+                };
+                for seed in 0..4u64 {
+                    let n = 3 * SEGMENT_POSITIONS + 7 * w + seed as usize;
+                    let xs = lane(n, seed + 1);
+                    // no sum that overflows (the segments' own results),
+                    // then no infinity either (the counts' cheap path)
+                    let in_range: Vec<f64> = xs
+                        .iter()
+                        .map(|&x| {
+                            if x.abs() > 1e300 && x.is_finite() {
+                                0.25
+                            } else {
+                                x
+                            }
+                        })
+                        .collect();
+                    let finite: Vec<f64> = in_range
+                        .iter()
+                        .map(|&x| if x.is_infinite() { 0.5 } else { x })
+                        .collect();
+                    let narrow: Vec<f32> = in_range.iter().map(|&x| x as f32).collect();
+                    for from in [0, w, 5 * w] {
+                        for xs in [&xs, &in_range, &finite] {
+                            let len = xs.len() - from;
+                            let mut want = vec![MaybeUninit::<f64>::uninit(); len];
+                            let mut got = vec![MaybeUninit::<f64>::uninit(); len];
+                            blocked_part(&stat, &sp, xs, from, &mut want);
+                            part(&stat, &sp, xs, from, &mut got);
+                            assert_eq!(bits(&got), bits(&want), "w {w} min {min} from {from}");
+                        }
+                        let len = narrow.len() - from;
+                        let mut want = vec![MaybeUninit::<f32>::uninit(); len];
+                        let mut got = vec![MaybeUninit::<f32>::uninit(); len];
+                        blocked_sum::part(&stat, &sp, &narrow, from, &mut want);
+                        part(&stat, &sp, &narrow, from, &mut got);
+                        assert_eq!(bits(&got), bits(&want), "f32 w {w} min {min} from {from}");
+                    }
+                }
+            }
+        }
+    }
+}
