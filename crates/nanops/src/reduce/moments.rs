@@ -364,12 +364,20 @@ impl<E: Element> Reducer<E> for VarOrStd {
         if n == 0 {
             return Moments::default();
         }
-        // the center as the sum of the values over n, which cannot overflow
-        // where their float sum would (as `overflowed_moments` does after
-        // the fact), without a branch or a call. Squares that overflow about
-        // a finite center make `q` +inf, which `from_deviations` keeps.
-        let inv = <<E::Float as FloatAcc>::Real as One>::one() / E::Float::real_from_u64(n);
-        let center = fold_tree(values.map(|v| v.scale(inv)), |a, b| a + b);
+        let nr = E::Float::real_from_u64(n);
+        let center = if std::mem::size_of::<E>() < 8 {
+            // values narrower than 8 bytes: a short lane's sum of them in
+            // the wider float cannot overflow
+            fold_tree(values, |a, b| a + b).div_real(nr)
+        } else {
+            // the sum of the values over n, which cannot overflow where
+            // their float sum would (as `overflowed_moments` does after the
+            // fact), without a branch or a call. Squares that overflow
+            // about a finite center make `q` +inf, which `from_deviations`
+            // keeps.
+            let inv = <<E::Float as FloatAcc>::Real as One>::one() / nr;
+            fold_tree(values.map(|v| v.scale(inv)), |a, b| a + b)
+        };
         let mut d = [zero; L];
         for i in 0..L {
             d[i] = if valid[i] == 0 {
