@@ -120,15 +120,15 @@ impl Segment {
                 let before = &xs[hs - w..hs];
                 let mut tail = CompensatedSum::default();
                 let common = (w - 1).min(len);
-                for k in 0..common {
-                    self.head_step(c, &mut head, wide(block[k]), j0 + k);
+                for (k, &x) in block[..common].iter().enumerate() {
+                    self.head_step(c, &mut head, wide(x), j0 + k);
                     // the block before's value `i` is the tail of the
                     // positions from `i − 1` on in this block: `t = j0 + i`
                     let i = w - 1 - k;
                     self.tail_step(c, &mut tail, wide(before[i]), j0 + i);
                 }
-                for k in common..len {
-                    self.head_step(c, &mut head, wide(block[k]), j0 + k);
+                for (k, &x) in block.iter().enumerate().skip(common) {
+                    self.head_step(c, &mut head, wide(x), j0 + k);
                 }
                 for k in common..w - 1 {
                     let i = w - 1 - k;
