@@ -267,29 +267,7 @@ pub(crate) fn part<E: QuantileElement>(
 mod tests {
     use super::*;
     use crate::scan::blocked::blocked_part;
-
-    /// A lane of mixed magnitudes, NaN, ±inf and values whose sums overflow.
-    fn lane(len: usize, seed: u64) -> Vec<f64> {
-        let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-        (0..len)
-            .map(|_| {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                let u = (x >> 11) as f64 / (1u64 << 53) as f64;
-                match x % 29 {
-                    0 => f64::NAN,
-                    1 => f64::INFINITY,
-                    2 => f64::NEG_INFINITY,
-                    3 => 1.7e308,
-                    4 => -1.6e308,
-                    5 => 1e8 * u,
-                    6 => -0.0,
-                    _ => u - 0.5,
-                }
-            })
-            .collect()
-    }
+    use crate::scan::test_lanes::mixed_lane;
 
     fn bits<V: Copy + Into<f64>>(ys: &[MaybeUninit<V>]) -> Vec<u64> {
         // SAFETY: every slot was written by the kernel under test.
@@ -309,7 +287,7 @@ mod tests {
                 };
                 for seed in 0..4u64 {
                     let n = 3 * SEGMENT_POSITIONS + 7 * w + seed as usize;
-                    let xs = lane(n, seed + 1);
+                    let xs = mixed_lane(n, seed + 1);
                     // no sum that overflows (the segments' own results),
                     // then no infinity either (the counts' cheap path)
                     let in_range: Vec<f64> = xs

@@ -521,32 +521,9 @@ pub(crate) unsafe fn rows<E: QuantileElement>(
 mod tests {
     use super::{part, rows, SumOrMean};
     use crate::scan::blocked::{blocked_part, blocked_rows};
+    use crate::scan::test_lanes::mixed_lane;
     use crate::scan::window::WindowSpec;
     use std::mem::MaybeUninit;
-
-    /// Values of every kind the sums treat apart: unit data, lone outliers,
-    /// overflowing values, tiny values, NaN and both infinities.
-    fn lane(len: usize, seed: u64) -> Vec<f64> {
-        let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-        (0..len)
-            .map(|_| {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                let u = (x >> 11) as f64 / (1u64 << 53) as f64;
-                match x % 23 {
-                    0 => f64::NAN,
-                    1 => f64::INFINITY,
-                    2 => f64::NEG_INFINITY,
-                    3 => 1.7e308,
-                    4 => -1.6e308,
-                    5 => 1e8 * u,
-                    6 => 1e-300 * u,
-                    _ => u - 0.5,
-                }
-            })
-            .collect()
-    }
 
     fn bits(ys: &[MaybeUninit<f64>]) -> Vec<u64> {
         // SAFETY: every slot was written by the kernel under test.
@@ -569,7 +546,7 @@ mod tests {
                 let stat = SumOrMean { mean };
                 let sp = spec(w, min);
                 for seed in 0..6 {
-                    let xs = lane(5 * w + 3 + seed as usize, seed);
+                    let xs = mixed_lane(5 * w + 3 + seed as usize, seed);
                     for from in [0, w, 2 * w] {
                         let n = xs.len() - from;
                         let mut want = vec![MaybeUninit::uninit(); n];
@@ -594,7 +571,7 @@ mod tests {
                 let stat = SumOrMean { mean };
                 let sp = spec(w, min);
                 let (len, width) = (4 * w + 5, 19);
-                let xs = lane(len * width, w as u64);
+                let xs = mixed_lane(len * width, w as u64);
                 let mut want = vec![0.0f64; len * width];
                 let mut got = vec![0.0f64; len * width];
                 let (src, stride) = (xs.as_ptr(), width as isize);

@@ -24,6 +24,8 @@ mod ordered;
 mod ranked_window;
 mod scanner;
 mod sort_key;
+#[cfg(test)]
+mod test_lanes;
 mod window;
 mod window_driver;
 
