@@ -15,7 +15,7 @@
 //! done again by [`blocked_sum::part`], whose rescaling it shares.
 
 use super::blocked::{wide, CompensatedSum, SumOrMean};
-use super::blocked_sum::{self, add, compensated, finish, taken};
+use super::blocked_sum::{self, add, compensated, finish, step};
 use crate::element::{QuantileElement, SelectFloat};
 use crate::scan::window::WindowSpec;
 use std::mem::MaybeUninit;
@@ -121,49 +121,55 @@ impl Segment {
                 let mut tail = CompensatedSum::default();
                 let common = (w - 1).min(len);
                 for (k, &x) in block[..common].iter().enumerate() {
-                    self.head_step(c, &mut head, wide(x), j0 + k);
+                    step(
+                        c,
+                        &mut head,
+                        wide(x),
+                        &mut self.head_hi[j0 + k],
+                        &mut self.head_lo[j0 + k],
+                    );
                     // the block before's value `i` is the tail of the
                     // positions from `i − 1` on in this block: `t = j0 + i`
                     let i = w - 1 - k;
-                    self.tail_step(c, &mut tail, wide(before[i]), j0 + i);
+                    step(
+                        c,
+                        &mut tail,
+                        wide(before[i]),
+                        &mut self.tail_hi[j0 + i],
+                        &mut self.tail_lo[j0 + i],
+                    );
                 }
                 for (k, &x) in block.iter().enumerate().skip(common) {
-                    self.head_step(c, &mut head, wide(x), j0 + k);
+                    step(
+                        c,
+                        &mut head,
+                        wide(x),
+                        &mut self.head_hi[j0 + k],
+                        &mut self.head_lo[j0 + k],
+                    );
                 }
                 for k in common..w - 1 {
                     let i = w - 1 - k;
-                    self.tail_step(c, &mut tail, wide(before[i]), j0 + i);
+                    step(
+                        c,
+                        &mut tail,
+                        wide(before[i]),
+                        &mut self.tail_hi[j0 + i],
+                        &mut self.tail_lo[j0 + i],
+                    );
                 }
             } else {
                 for (k, &x) in block.iter().enumerate() {
-                    self.head_step(c, &mut head, wide(x), j0 + k);
+                    step(
+                        c,
+                        &mut head,
+                        wide(x),
+                        &mut self.head_hi[j0 + k],
+                        &mut self.head_lo[j0 + k],
+                    );
                 }
             }
             hs += len;
-        }
-    }
-
-    /// A head's step (as `blocked_sum`'s): `head` takes `v`, kept at `j`.
-    #[inline(always)]
-    fn head_step(&mut self, c: bool, head: &mut CompensatedSum, v: f64, j: usize) {
-        let (t, e) = add(c, head.hi, taken(v));
-        head.hi = t;
-        head.lo += e;
-        self.head_hi[j] = head.hi;
-        if c {
-            self.head_lo[j] = head.lo;
-        }
-    }
-
-    /// A tail's step: `tail` takes `v`, kept at `t`.
-    #[inline(always)]
-    fn tail_step(&mut self, c: bool, tail: &mut CompensatedSum, v: f64, t: usize) {
-        let (s, e) = add(c, tail.hi, taken(v));
-        tail.hi = s;
-        tail.lo += e;
-        self.tail_hi[t] = tail.hi;
-        if c {
-            self.tail_lo[t] = tail.lo;
         }
     }
 

@@ -186,14 +186,17 @@ pub(super) fn add(compensated: bool, a: f64, b: f64) -> (f64, f64) {
 }
 
 /// One step of a compensated sum's chain: `(hi, lo)` takes `v` (as
-/// [`taken`]) and the new pair is stored at `hi_out`, `lo_out`.
+/// [`taken`]) and the new pair is stored at `hi_out`, `lo_out` (`lo` only
+/// where `c`: without compensation it stays the `+0` it was made with).
 #[inline(always)]
-fn step(c: bool, acc: &mut CompensatedSum, v: f64, hi_out: &mut f64, lo_out: &mut f64) {
+pub(super) fn step(c: bool, acc: &mut CompensatedSum, v: f64, hi_out: &mut f64, lo_out: &mut f64) {
     let (t, e) = add(c, acc.hi, taken(v));
     acc.hi = t;
     acc.lo += e;
     *hi_out = acc.hi;
-    *lo_out = acc.lo;
+    if c {
+        *lo_out = acc.lo;
+    }
 }
 
 /// The results of the block's first `tails.0.len()` positions (those whose
