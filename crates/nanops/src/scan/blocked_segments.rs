@@ -15,7 +15,7 @@
 //! done again by [`blocked_sum::part`], whose rescaling it shares.
 
 use super::blocked::{wide, CompensatedSum, SumOrMean};
-use super::blocked_sum::{self, add, compensated, finish, step};
+use super::blocked_sum::{self, add, compensated, finish, step_taken, taken};
 use crate::element::{QuantileElement, SelectFloat};
 use crate::scan::window::WindowSpec;
 use std::mem::MaybeUninit;
@@ -29,6 +29,12 @@ const SEGMENT_POSITIONS: usize = 512;
 struct Segment {
     /// Window length.
     w: usize,
+    /// `vals[k]`: the value at position `k − w` counted from the segment's
+    /// start, as [`taken`] (zero for NaN and infinities), from `w` before
+    /// the segment on. Taken in one loop that vectorises: in the chains of
+    /// the heads and tails the mask compiled as a branch, mispredicted at
+    /// every NaN.
+    vals: Vec<f64>,
     /// `head_hi[j] + head_lo[j]`: the sum of position `j`'s block up to it.
     head_hi: Vec<f64>,
     /// See `head_hi`.
@@ -57,6 +63,7 @@ impl Segment {
         let v = |len: usize| vec![0.0; len];
         Segment {
             w,
+            vals: v(s + w),
             head_hi: v(s),
             head_lo: v(s),
             tail_hi: v(s + 1),
@@ -68,8 +75,9 @@ impl Segment {
         }
     }
 
-    /// The running counts of positions `s0 − w..s1` of `xs` (those before
-    /// 0 count nothing); whether any of them is infinite (else the
+    /// The values (as [`taken`]) and running counts of positions `s0 −
+    /// w..s1` of `xs` (those before 0 count nothing); whether any of them is
+    /// infinite (else the
     /// infinities' counts are left as they were: they are not read).
     #[inline(always)]
     fn count<E: QuantileElement>(&mut self, xs: &[E], s0: usize, s1: usize) -> bool {
@@ -78,6 +86,9 @@ impl Segment {
         let skipped = w - (s0 - first);
         let values = &xs[first..s1];
         let end = skipped + values.len() + 1;
+        for (v, &x) in self.vals[skipped..].iter_mut().zip(values) {
+            *v = taken(wide(x));
+        }
         let n = &mut self.n[..end];
         n[..=skipped].fill(0.0);
         // an integer chain, branch-free (a float chain with a branch per
@@ -105,69 +116,49 @@ impl Segment {
     }
 
     /// Each block's heads and, beside them, the tails of the block before
-    /// (built backwards from its end), for positions `s0..s1` of `xs`: the
-    /// same chains, in the same order, as [`blocked_sum::part`].
+    /// (built backwards from its end), for positions `s0..s1` of the values
+    /// [`Segment::count`] took: the same chains, in the same order, as
+    /// [`blocked_sum::part`].
     #[inline(always)]
-    fn sums<E: QuantileElement>(&mut self, c: bool, xs: &[E], s0: usize, s1: usize) {
+    fn sums(&mut self, c: bool, s0: usize, s1: usize) {
         let w = self.w;
         let mut hs = s0;
         while hs < s1 {
             let len = w.min(s1 - hs);
             let j0 = hs - s0;
+            // every slice cut to its loop's length: no bounds checks inside
+            let block = &self.vals[j0 + w..j0 + w + len];
             let mut head = CompensatedSum::default();
-            let block = &xs[hs..hs + len];
+            let mut heads = self.head_hi[j0..j0 + len]
+                .iter_mut()
+                .zip(&mut self.head_lo[j0..j0 + len])
+                .zip(block);
             if hs >= w {
-                let before = &xs[hs - w..hs];
+                // the block before's value `i` (position `hs − w + i`) is the
+                // tail of the positions from `i − 1` on in this block, kept at
+                // `t = j0 + i`; its value `0` is no position's tail
+                let before = &self.vals[j0 + 1..j0 + w];
                 let mut tail = CompensatedSum::default();
+                let mut tails = self.tail_hi[j0 + 1..j0 + w]
+                    .iter_mut()
+                    .zip(&mut self.tail_lo[j0 + 1..j0 + w])
+                    .zip(before)
+                    .rev();
                 let common = (w - 1).min(len);
-                for (k, &x) in block[..common].iter().enumerate() {
-                    step(
-                        c,
-                        &mut head,
-                        wide(x),
-                        &mut self.head_hi[j0 + k],
-                        &mut self.head_lo[j0 + k],
-                    );
-                    // the block before's value `i` is the tail of the
-                    // positions from `i − 1` on in this block: `t = j0 + i`
-                    let i = w - 1 - k;
-                    step(
-                        c,
-                        &mut tail,
-                        wide(before[i]),
-                        &mut self.tail_hi[j0 + i],
-                        &mut self.tail_lo[j0 + i],
-                    );
+                // two independent chains side by side; `take` first, so the
+                // zip stops before it draws a head it would drop
+                for (((h_hi, h_lo), &x), ((t_hi, t_lo), &y)) in
+                    heads.by_ref().take(common).zip(tails.by_ref())
+                {
+                    step_taken(c, &mut head, x, h_hi, h_lo);
+                    step_taken(c, &mut tail, y, t_hi, t_lo);
                 }
-                for (k, &x) in block.iter().enumerate().skip(common) {
-                    step(
-                        c,
-                        &mut head,
-                        wide(x),
-                        &mut self.head_hi[j0 + k],
-                        &mut self.head_lo[j0 + k],
-                    );
+                for ((t_hi, t_lo), &y) in tails {
+                    step_taken(c, &mut tail, y, t_hi, t_lo);
                 }
-                for k in common..w - 1 {
-                    let i = w - 1 - k;
-                    step(
-                        c,
-                        &mut tail,
-                        wide(before[i]),
-                        &mut self.tail_hi[j0 + i],
-                        &mut self.tail_lo[j0 + i],
-                    );
-                }
-            } else {
-                for (k, &x) in block.iter().enumerate() {
-                    step(
-                        c,
-                        &mut head,
-                        wide(x),
-                        &mut self.head_hi[j0 + k],
-                        &mut self.head_lo[j0 + k],
-                    );
-                }
+            }
+            for ((h_hi, h_lo), &x) in heads {
+                step_taken(c, &mut head, x, h_hi, h_lo);
             }
             hs += len;
         }
@@ -254,7 +245,7 @@ pub(crate) fn part<E: QuantileElement>(
     while s0 < end {
         let s1 = (s0 + blocks * w).min(end);
         let infinities = seg.count(xs, s0, s1);
-        seg.sums(c, xs, s0, s1);
+        seg.sums(c, s0, s1);
         let out_seg = &mut out[s0 - from..s1 - from];
         // the lane's first block has no block before: its windows are heads
         let untailed = if s0 == 0 { w.min(s1) } else { 0 };

@@ -190,7 +190,20 @@ pub(super) fn add(compensated: bool, a: f64, b: f64) -> (f64, f64) {
 /// where `c`: without compensation it stays the `+0` it was made with).
 #[inline(always)]
 pub(super) fn step(c: bool, acc: &mut CompensatedSum, v: f64, hi_out: &mut f64, lo_out: &mut f64) {
-    let (t, e) = add(c, acc.hi, taken(v));
+    step_taken(c, acc, taken(v), hi_out, lo_out);
+}
+
+/// [`step`] of a value already [`taken`] (zero for NaN and infinities),
+/// for callers that take a whole run of values in a loop of its own.
+#[inline(always)]
+pub(super) fn step_taken(
+    c: bool,
+    acc: &mut CompensatedSum,
+    v: f64,
+    hi_out: &mut f64,
+    lo_out: &mut f64,
+) {
+    let (t, e) = add(c, acc.hi, v);
     acc.hi = t;
     acc.lo += e;
     *hi_out = acc.hi;
