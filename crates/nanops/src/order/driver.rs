@@ -410,7 +410,10 @@ where
     let degenerate = if nq == 0 || n_out == 0 {
         0
     } else if n_out > 1 && n_out * lane >= 2 * MIN_TASK {
+        // strided lanes: a few tiles per task, so that a task's scratch
+        // (allocated, and its pages faulted, once per task) serves several
         let per_task = (MIN_TASK / lane.max(1))
+            .max(if group > 1 { 4 * group } else { 1 })
             .clamp(1, n_out.div_ceil(8).max(1))
             .next_multiple_of(group);
         // selection costs microseconds per value: a call with tasks is
