@@ -43,7 +43,8 @@ const MAX_TILE_SCRATCH: usize = 256 << 20;
 
 /// How many side-by-side lanes of `lane` values one tile holds, when the
 /// values are `size` bytes wide: a whole number of cache lines of each row,
-/// at least one, as many as fit [`TILE_BYTES`] of scratch; `None` when even
+/// as many as fit [`TILE_BYTES`] of scratch, at least two where they fit
+/// [`PAIR_TILE_BYTES`] and else one; `None` when even
 /// one cache line's worth of lanes would take more than
 /// [`MAX_TILE_SCRATCH`].
 pub(crate) fn tile_width(lane: usize, size: usize) -> Option<usize> {
