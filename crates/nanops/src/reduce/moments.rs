@@ -365,9 +365,11 @@ impl<E: Element> Reducer<E> for VarOrStd {
             return Moments::default();
         }
         let nr = E::Float::real_from_u64(n);
-        let center = if std::mem::size_of::<E>() < 8 {
-            // values narrower than 8 bytes: a short lane's sum of them in
-            // the wider float cannot overflow
+        let narrow = std::mem::size_of::<E>() < 8;
+        let mut inv = None;
+        let center = if narrow {
+            // values narrower than 8 bytes: a short lane's sum of them, and
+            // of their squared deviations, in the wider float cannot overflow
             fold_tree(values, |a, b| a + b).div_real(nr)
         } else {
             // the sum of the values over n, which cannot overflow where
@@ -375,8 +377,9 @@ impl<E: Element> Reducer<E> for VarOrStd {
             // fact), without a branch or a call. Squares that overflow
             // about a finite center make `q` +inf, which `from_deviations`
             // keeps.
-            let inv = <<E::Float as FloatAcc>::Real as One>::one() / nr;
-            fold_tree(values.map(|v| v.scale(inv)), |a, b| a + b)
+            let one_over_n = <<E::Float as FloatAcc>::Real as One>::one() / nr;
+            inv = Some(one_over_n);
+            fold_tree(values.map(|v| v.scale(one_over_n)), |a, b| a + b)
         };
         let mut d = [zero; L];
         for i in 0..L {
@@ -388,7 +391,7 @@ impl<E: Element> Reducer<E> for VarOrStd {
         }
         let q = fold_tree(d.map(|d| d.abs2()), |a, b| a + b);
         let r = fold_tree(d, |a, b| a + b);
-        Moments::from_deviations(n, center, r, q)
+        Moments::from_short_deviations(n, center, r, q, inv)
     }
     /// The block's moments of each column from its deviations (sum and sum
     /// of squares: the corrected two-pass formula, as in `block_moments`)

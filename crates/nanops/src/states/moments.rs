@@ -131,6 +131,37 @@ impl<F: FloatAcc> Moments<F> {
         let m2 = if m2 < zero { zero } else { m2 };
         Self::from_shifted(n, center, r.div_real(nr), m2)
     }
+    /// [`Moments::from_deviations`] of a short lane, given `1/n` (`inv`)
+    /// where `|r|²` may overflow and `None` where it cannot (values of a
+    /// narrower type than `F`): where it overflows the correction is
+    /// `r·(r·inv)`. A variance reads only `m2`, so the mean's `r/n` is then
+    /// dead code, and no division is left that the rare case alone needs
+    /// (a loop across lanes computes both sides of a choice).
+    #[inline(always)]
+    pub(crate) fn from_short_deviations(
+        n: u64,
+        center: F,
+        r: F,
+        q: F::Real,
+        inv: Option<F::Real>,
+    ) -> Self {
+        if n == 0 {
+            return Self::default();
+        }
+        let zero = <F::Real as Zero>::zero();
+        if !center.all_finite() {
+            return Self::from_shifted(n, center, F::zero(), q);
+        }
+        let nr = F::real_from_u64(n);
+        let r2 = r.abs2();
+        let correction = match inv {
+            Some(inv) if !r2.is_finite() => r.dot_re(r.scale(inv)),
+            _ => r2 / nr,
+        };
+        let m2 = if q.is_infinite() { q } else { q - correction };
+        let m2 = if m2 < zero { zero } else { m2 };
+        Self::from_shifted(n, center, r.div_real(nr), m2)
+    }
     /// The center a block of `block_len` values can be reduced about
     /// before it merges into this state: the state's mean, once the state
     /// holds at least half as many values and the mean is finite (the
