@@ -279,7 +279,14 @@ pub(crate) fn group_order<E: QuantileElement>(
     }
     // results, and one scratch copy of the values (and weights) per output
     let per_result = nq * std::mem::size_of::<E::Value>();
-    let g = Grouping::new(values, labels, axes, num_labels, |_, _, _| per_result)?;
+    let g = Grouping::new(
+        values,
+        labels,
+        axes,
+        num_labels,
+        |_, _, _| per_result,
+        false,
+    )?;
     let (n_out, n_in, groups) = (g.n_out, g.n_in, g.num_labels);
     crate::error::ensure_memory(&[(n_in, std::mem::size_of::<E::Value>() + 16)])?;
     let weights = match &stat.weights {

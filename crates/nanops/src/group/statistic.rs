@@ -3,8 +3,9 @@
 //! alone.
 
 use crate::element::{Accumulator, Element};
-use crate::reduce::Reducer;
+use crate::reduce::{reduce, Partial, Reducer};
 use crate::states::{ArgExtremum, State, Sum};
+use ndarray::ArrayViewD;
 
 /// One statistic per label: its partial state, how a run of values of one
 /// label enters it, how states merge and how a state becomes the result.
@@ -27,6 +28,24 @@ pub trait GroupStatistic<E: Element>: Sync {
     }
     /// Adds the state of values that come after those of `st`.
     fn merge(&self, st: &mut Self::State, later: &Self::State);
+    /// Whether [`run_states`](GroupStatistic::run_states) has a walk of its
+    /// own across the outputs: the driver then reads values whose grouped
+    /// axes lead in place, rather than copying them with the grouped axes
+    /// last (the default below is the slow way, one value at a time).
+    const RUN_STATES: bool = false;
+    /// The states, one per output, of `rows`: a 2-d `(run, outputs)` view of
+    /// consecutive values of one label along the leading grouped axes (row
+    /// `k` at flat position `start + k`), each row across the outputs.
+    fn run_states(&self, rows: &ArrayViewD<'_, E>, start: usize) -> Vec<Self::State> {
+        let n_out = rows.shape().get(1).copied().unwrap_or(0);
+        let mut states = vec![Self::State::default(); n_out];
+        for (k, row) in rows.outer_iter().enumerate() {
+            for (st, &x) in states.iter_mut().zip(row.iter()) {
+                self.push_one(st, x, start + k);
+            }
+        }
+        states
+    }
     /// The result of a state; `None` when the result type cannot hold the
     /// result of an empty group (the minimum of integers: NaN does not exist).
     fn finish(&self, st: &Self::State) -> Option<Self::Output>;
@@ -40,7 +59,10 @@ pub trait GroupStatistic<E: Element>: Sync {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Streaming<R>(pub R);
 
-impl<E: Element, R: Reducer<E>> GroupStatistic<E> for Streaming<R> {
+impl<E: Element, R: Reducer<E>> GroupStatistic<E> for Streaming<R>
+where
+    R::State: Copy + 'static,
+{
     type State = R::State;
     type Output = R::Output;
     #[inline(always)]
@@ -54,6 +76,16 @@ impl<E: Element, R: Reducer<E>> GroupStatistic<E> for Streaming<R> {
     #[inline(always)]
     fn merge(&self, st: &mut Self::State, later: &Self::State) {
         st.merge(later);
+    }
+    const RUN_STATES: bool = true;
+    /// The reduction's partial states along the run's rows: the reduce
+    /// family's own walk of strided lanes, vectorised across the outputs.
+    fn run_states(&self, rows: &ArrayViewD<'_, E>, _start: usize) -> Vec<Self::State> {
+        let (states, _) = reduce(rows, &[0], &Partial(self.0.kernel()));
+        // a fresh C-order array: its buffer is the states in order
+        let (states, offset) = states.into_raw_vec_and_offset();
+        debug_assert_eq!(offset.unwrap_or(0), 0);
+        states
     }
     fn finish(&self, st: &Self::State) -> Option<Self::Output> {
         if !E::CAN_BE_NAN && R::NO_IDENTITY.is_some() && self.0.degenerate(st) {
