@@ -77,8 +77,8 @@ impl Segment {
 
     /// The values (as [`taken`]) and running counts of positions `s0 −
     /// w..s1` of `xs` (those before 0 count nothing); whether any of them is
-    /// infinite (else the
-    /// infinities' counts are left as they were: they are not read).
+    /// infinite (else the infinities' counts are left as they were: they are
+    /// not read).
     #[inline(always)]
     fn count<E: QuantileElement>(&mut self, xs: &[E], s0: usize, s1: usize) -> bool {
         let w = self.w;
