@@ -369,8 +369,8 @@ mod tests {
     /// last): equal sums and means to rounding, equal extrema and counts.
     #[test]
     fn leading_rows_in_place_agree_with_the_copy() {
-        use crate::reduce::{NanCount, NanMax, NanVar, VarOrStd};
         use crate::options::Ddof;
+        use crate::reduce::{NanCount, NanMax, NanVar, VarOrStd};
         let (n_in, n_out) = (37, LEADING_MIN_OUTPUTS + 5);
         let x = ndarray::Array2::from_shape_fn((n_in, n_out), |(i, o)| {
             let h = (i * 7919 + o * 104_729) % 1009;
