@@ -102,14 +102,30 @@ impl Aggregate for Welford {
             return *self;
         }
         let n = self.n + newer.n;
-        let d = newer.mean - self.mean;
-        let r = newer.n as f64 * inv[n];
-        Welford {
-            n,
-            mean: self.mean + d * r,
-            m2: (self.m2 + newer.m2) + d * d * self.n as f64 * r,
-        }
+        let (mean, m2) = chan_merge(
+            (self.n as f64, self.mean, self.m2),
+            (newer.n as f64, newer.mean, newer.m2),
+            inv[n],
+        );
+        Welford { n, mean, m2 }
     }
+}
+
+/// Chan's merge of the Welford states `(count, mean, m2)` of a run and of
+/// the run after it (both non-empty): the merged mean and sum of squared
+/// deviations; `inv_n` is `1 / (count + count)`.
+#[inline(always)]
+pub(crate) fn chan_merge(
+    (older_n, older_mean, older_m2): (f64, f64, f64),
+    (newer_n, newer_mean, newer_m2): (f64, f64, f64),
+    inv_n: f64,
+) -> (f64, f64) {
+    let d = newer_mean - older_mean;
+    let r = newer_n * inv_n;
+    (
+        older_mean + d * r,
+        (older_m2 + newer_m2) + d * d * older_n * r,
+    )
 }
 
 /// The window's non-NaN values and its infinities, counted exactly.
@@ -220,20 +236,39 @@ impl BlockStatistic for VarOrStd {
     }
     #[inline(always)]
     fn value(&self, c: &Counts, agg: &Welford, scale: f64) -> f64 {
-        let dof = c.n as f64 - self.ddof;
-        if c.inf > 0 || dof <= 0.0 {
-            return f64::NAN;
-        }
-        let var = agg.m2 / dof;
-        if self.std {
-            var.sqrt() / scale
-        } else {
-            var / scale / scale
-        }
+        self.of_m2(c.n as f64, c.inf > 0, agg.m2, scale)
     }
     #[inline(always)]
     fn overflowed(&self, c: &Counts, y: f64) -> bool {
-        !y.is_finite() & (c.inf == 0) & (c.n as f64 - self.ddof > 0.0)
+        self.m2_overflowed(c.n as f64, c.inf > 0, y)
+    }
+}
+
+impl VarOrStd {
+    /// [`BlockStatistic::value`] from the window's non-NaN count `n`
+    /// (an integer in `f64`), whether it holds an infinity, and the sum of
+    /// squared deviations `m2` of its finite values scaled by `scale`.
+    #[inline(always)]
+    pub(crate) fn of_m2(&self, n: f64, infinite: bool, m2: f64, scale: f64) -> f64 {
+        let dof = n - self.ddof;
+        let var = m2 / dof;
+        let y = if self.std {
+            var.sqrt() / scale
+        } else {
+            var / scale / scale
+        };
+        // a choice, not a branch: callers' loops over positions vectorise
+        if infinite | (dof <= 0.0) {
+            f64::NAN
+        } else {
+            y
+        }
+    }
+    /// [`BlockStatistic::overflowed`] from the counts as [`Self::of_m2`]
+    /// takes them.
+    #[inline(always)]
+    pub(crate) fn m2_overflowed(&self, n: f64, infinite: bool, y: f64) -> bool {
+        !y.is_finite() & !infinite & (n - self.ddof > 0.0)
     }
 }
 

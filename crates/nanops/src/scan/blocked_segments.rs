@@ -16,6 +16,7 @@
 
 use super::blocked::{wide, CompensatedSum, SumOrMean};
 use super::blocked_sum::{self, add, compensated, finish, step_taken, taken};
+use super::segment_counts::SegmentCounts;
 use crate::element::{QuantileElement, SelectFloat};
 use crate::scan::window::WindowSpec;
 use std::mem::MaybeUninit;
@@ -45,13 +46,9 @@ struct Segment {
     tail_hi: Vec<f64>,
     /// See `tail_hi`.
     tail_lo: Vec<f64>,
-    /// `n[t]`: non-NaN values among the first `t` positions counted from
-    /// `w` before the segment (none before the lane's start).
-    n: Vec<f64>,
-    /// The same for infinities.
-    inf: Vec<f64>,
-    /// The same for `+inf`.
-    pos: Vec<f64>,
+    /// The running counts of positions `w` before the segment on: `n[t]`
+    /// non-NaN values among the first `t`, and so on.
+    counts: SegmentCounts,
     /// Whether position `j` is its block's last (its window is its block).
     last: Vec<bool>,
 }
@@ -68,9 +65,7 @@ impl Segment {
             head_lo: v(s),
             tail_hi: v(s + 1),
             tail_lo: v(s + 1),
-            n: v(s + w + 1),
-            inf: v(s + w + 1),
-            pos: v(s + w + 1),
+            counts: SegmentCounts::new(w, s),
             last: (0..s).map(|j| j % w == w - 1).collect(),
         }
     }
@@ -84,35 +79,10 @@ impl Segment {
         let w = self.w;
         let first = s0.saturating_sub(w);
         let skipped = w - (s0 - first);
-        let values = &xs[first..s1];
-        let end = skipped + values.len() + 1;
-        for (v, &x) in self.vals[skipped..].iter_mut().zip(values) {
+        for (v, &x) in self.vals[skipped..].iter_mut().zip(&xs[first..s1]) {
             *v = taken(wide(x));
         }
-        let n = &mut self.n[..end];
-        n[..=skipped].fill(0.0);
-        // an integer chain, branch-free (a float chain with a branch per
-        // NaN is what this loop cost before)
-        let mut c = 0u32;
-        for (slot, &x) in n[skipped + 1..].iter_mut().zip(values) {
-            c += u32::from(!wide(x).is_nan());
-            *slot = f64::from(c);
-        }
-        let any_inf = values.iter().any(|&x| wide(x).is_infinite());
-        if any_inf {
-            let (inf, pos) = (&mut self.inf[..end], &mut self.pos[..end]);
-            inf[..=skipped].fill(0.0);
-            pos[..=skipped].fill(0.0);
-            let (mut ci, mut cp) = (0u32, 0u32);
-            for (k, &x) in values.iter().enumerate() {
-                let v = wide(x);
-                ci += u32::from(v.is_infinite());
-                cp += u32::from(v == f64::INFINITY);
-                inf[skipped + 1 + k] = f64::from(ci);
-                pos[skipped + 1 + k] = f64::from(cp);
-            }
-        }
-        any_inf
+        self.counts.count(xs, s0, s1)
     }
 
     /// Each block's heads and, beside them, the tails of the block before
@@ -188,16 +158,16 @@ impl Segment {
             &self.tail_lo[j0 + 1..j0 + 1 + m],
         );
         let (n_end, n_start) = (
-            &self.n[j0 + w + 1..j0 + w + 1 + m],
-            &self.n[j0 + 1..j0 + 1 + m],
+            &self.counts.n[j0 + w + 1..j0 + w + 1 + m],
+            &self.counts.n[j0 + 1..j0 + 1 + m],
         );
         let (i_end, i_start) = (
-            &self.inf[j0 + w + 1..j0 + w + 1 + m],
-            &self.inf[j0 + 1..j0 + 1 + m],
+            &self.counts.inf[j0 + w + 1..j0 + w + 1 + m],
+            &self.counts.inf[j0 + 1..j0 + 1 + m],
         );
         let (p_end, p_start) = (
-            &self.pos[j0 + w + 1..j0 + w + 1 + m],
-            &self.pos[j0 + 1..j0 + 1 + m],
+            &self.counts.pos[j0 + w + 1..j0 + w + 1 + m],
+            &self.counts.pos[j0 + 1..j0 + 1 + m],
         );
         let last = &self.last[j0..j0 + m];
         let mut overflow = 0u8;

@@ -15,6 +15,7 @@
 mod blocked;
 mod blocked_segments;
 mod blocked_sum;
+mod blocked_var_segments;
 mod cumulative;
 mod driver;
 mod exponential;
@@ -23,6 +24,7 @@ mod moving;
 mod ordered;
 mod ranked_window;
 mod scanner;
+mod segment_counts;
 mod sort_key;
 #[cfg(test)]
 mod test_lanes;

@@ -6,9 +6,9 @@
 //! alone. Extrema and their positions keep a monotonic deque of (index,
 //! value) pairs (amortised O(1) per step).
 
-use super::blocked::{blocked_part, blocked_rows, rows_width, BlockStatistic, SumOrMean, VarOrStd};
+use super::blocked::{blocked_rows, rows_width, BlockStatistic, SumOrMean, VarOrStd};
 use super::window::{LaneKernel, WindowSpec};
-use super::{blocked_segments, blocked_sum};
+use super::{blocked_segments, blocked_sum, blocked_var_segments};
 use crate::element::{QuantileElement, SelectFloat};
 use crate::error::Result;
 use std::mem::MaybeUninit;
@@ -121,7 +121,7 @@ blocked_kernel!(
     },
     k.spec,
     dispatched,
-    blocked_part,
+    blocked_var_segments::part,
     blocked_rows
 );
 
