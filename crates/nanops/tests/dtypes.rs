@@ -138,3 +138,57 @@ fn many_column_reductions_give_the_same_bits_for_any_thread_count() {
         assert_eq!(one, run(threads), "{threads} threads");
     }
 }
+
+/// Axis 0 with few outputs (the row split): extrema and counts are cut in
+/// as many chunks as threads, and still give the same bits: the first of
+/// equal extrema (`-0.0` before `0.0` or after it, in chunks that the
+/// thread counts cut differently) and all-NaN columns (NaN).
+#[test]
+fn cut_free_row_splits_give_the_same_bits_for_any_thread_count() {
+    let (rows, cols) = (3000, 97);
+    let a = ndarray::Array2::from_shape_fn((rows, cols), |(i, j)| match (i * 7 + j * 13) % 23 {
+        _ if j == 5 => f64::NAN,
+        0 if j % 2 == 0 => 0.0,
+        0 => -0.0,
+        1 if (i / 700) % 2 == 0 => -0.0,
+        1 => 0.0,
+        2 => f64::NAN,
+        k => (k as f64) * if j % 3 == 0 { 1.0 } else { -1.0 } + 11.0,
+    });
+    // the reference: one value after another, a tie keeping the first
+    let first_best = |max: bool| -> Vec<u64> {
+        (0..cols)
+            .map(|j| {
+                let mut best: Option<f64> = None;
+                for i in 0..rows {
+                    let x = a[[i, j]];
+                    let beats = |b: f64| if max { x > b } else { x < b };
+                    if !x.is_nan() && best.is_none_or(beats) {
+                        best = Some(x);
+                    }
+                }
+                best.unwrap_or(f64::NAN).to_bits()
+            })
+            .collect()
+    };
+    let run = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| {
+            let bits = |x: ndarray::ArrayD<f64>| x.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+            (
+                bits(nanops::nanmin(&a, 0).unwrap()),
+                bits(nanops::nanmax(&a, 0).unwrap()),
+                nanops::nancount(&a, 0).unwrap(),
+            )
+        })
+    };
+    let one = run(1);
+    assert_eq!(one.0, first_best(false));
+    assert_eq!(one.1, first_best(true));
+    for threads in 2..=7 {
+        assert_eq!(one, run(threads), "{threads} threads");
+    }
+}

@@ -16,4 +16,4 @@ mod tasks;
 pub(crate) use chunks::map_chunks_mut;
 pub(crate) use output::uninit_output;
 pub(crate) use send_ptr::SendPtr;
-pub(crate) use tasks::{map_tasks, HandOff, MIN_TASK};
+pub(crate) use tasks::{map_tasks, threads, HandOff, MIN_TASK};

@@ -83,6 +83,13 @@ pub(crate) enum HandOff {
     Pool,
 }
 
+/// The threads [`map_tasks`] may run tasks on: the calling thread and the
+/// pool's workers. Task boundaries follow the shape alone, so that results
+/// do not depend on it, except where any cut gives the same bits.
+pub(crate) fn threads() -> usize {
+    rayon::current_num_threads().max(1)
+}
+
 /// `f(0), …, f(n − 1)`, computed by the calling thread and up to
 /// `rayon::current_num_threads() − 1` pool workers, in the order of the
 /// indices (`map_tasks(4, |i| i * i)` is `[0, 1, 4, 9]`). A panic in any

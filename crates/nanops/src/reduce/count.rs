@@ -12,6 +12,7 @@ pub struct NanCount;
 statistics!(NanCount);
 
 impl<E: Element> Reducer<E> for NanCount {
+    const CUT_FREE: bool = true;
     type Value = bool;
     type State = Count;
     type Output = u64;

@@ -122,6 +122,7 @@ macro_rules! extremum_reducer {
     ($t:ty, $max:literal) => {
         impl<E: Element> Reducer<E> for $t {
             const NO_IDENTITY: Option<&'static str> = Some(if $max { "fmax" } else { "fmin" });
+            const CUT_FREE: bool = true;
             type Value = E;
             type State = Extremum<E, $max>;
             type Output = E;

@@ -162,6 +162,12 @@ pub trait Reducer<E: Element>: Sync {
     /// For a reduction without identity (min, max), the operation's name as
     /// NumPy's error message gives it: reducing zero values is then an error.
     const NO_IDENTITY: Option<&'static str> = None;
+    /// Whether partial states merged in order give the same bits however
+    /// the reduction is cut (extrema, counts: no rounding, and a tie keeps
+    /// the earlier value). The row splits of these follow the thread count
+    /// rather than the shape alone: each cut costs a merge of every
+    /// output's states, a branchy scalar loop.
+    const CUT_FREE: bool = false;
     /// Sets the results of degenerate slices from `first`, each slice's
     /// first element in logical (C) order, where NumPy returns that element
     /// (`nanmin` of an all-NaN complex slice is its first NaN as it is:
