@@ -86,11 +86,7 @@ fn large_reductions_give_the_same_bits_for_any_thread_count() {
     );
     let a2 = a.clone().into_shape_with_order((3000, 1000)).unwrap();
     let run = |threads: usize| {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap();
-        pool.install(|| {
+        crate::common::with_threads(threads, || {
             (
                 nanops::nansum(&a, 0).unwrap(),
                 nanops::nanvar(&a, 0, 1.0).unwrap(),
@@ -119,11 +115,7 @@ fn many_column_reductions_give_the_same_bits_for_any_thread_count() {
         }
     });
     let run = |threads: usize| {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap();
-        pool.install(|| {
+        crate::common::with_threads(threads, || {
             let bits = |x: ndarray::ArrayD<f32>| x.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
             (
                 bits(nanops::nanmean(&a, 0).unwrap()),
@@ -172,11 +164,7 @@ fn cut_free_row_splits_give_the_same_bits_for_any_thread_count() {
             .collect()
     };
     let run = |threads: usize| {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap();
-        pool.install(|| {
+        crate::common::with_threads(threads, || {
             let bits = |x: ndarray::ArrayD<f64>| x.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
             (
                 bits(nanops::nanmin(&a, 0).unwrap()),

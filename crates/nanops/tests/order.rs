@@ -402,11 +402,7 @@ fn tiled_strided_lanes_match_the_reference_for_any_thread_count() {
                 .unwrap(),
         );
         let run = |threads: usize| {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
-                .unwrap();
-            pool.install(|| {
+            crate::common::with_threads(threads, || {
                 let q = nanops::nanquantile(&sliced, &[0.9], 0, QuantileMethod::Higher).unwrap();
                 (
                     nanops::nanmedian(&sliced, 0).unwrap(),
@@ -475,11 +471,7 @@ fn bracketed_quantiles_of_strided_lanes_equal_the_copied_lanes() {
             let want = nanops::nanquantile(&lanes_last, &qs, 1, method).unwrap();
             let want32 = nanops::nanquantile(&lanes_last32, &qs, 1, method).unwrap();
             let run = |threads: usize| {
-                let pool = rayon::ThreadPoolBuilder::new()
-                    .num_threads(threads)
-                    .build()
-                    .unwrap();
-                pool.install(|| {
+                crate::common::with_threads(threads, || {
                     (
                         nanops::nanquantile(&a, &qs, 0, method).unwrap(),
                         nanops::nanquantile(&a32, &qs, 0, method).unwrap(),

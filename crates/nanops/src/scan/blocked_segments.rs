@@ -234,59 +234,45 @@ pub(crate) fn part<E: QuantileElement>(
 mod tests {
     use super::*;
     use crate::scan::blocked::blocked_part;
-    use crate::scan::test_lanes::mixed_lane;
-
-    fn bits<V: Copy + Into<f64>>(ys: &[MaybeUninit<V>]) -> Vec<u64> {
-        // SAFETY: every slot was written by the kernel under test.
-        ys.iter()
-            .map(|y| unsafe { y.assume_init() }.into().to_bits())
-            .collect()
-    }
+    use crate::scan::test_lanes::{
+        capped, mixed_lane, narrowed, result_bits, spec, without_infinities,
+    };
 
     #[test]
     fn segments_give_the_block_walks_bits() {
         for (w, min) in [(1, 1), (2, 1), (3, 2), (10, 1), (10, 10), (17, 3), (600, 1)] {
             for mean in [false, true] {
                 let stat = SumOrMean { mean };
-                let sp = WindowSpec {
-                    window: w,
-                    min_count: Some(min),
-                };
+                let sp = spec(w, min);
                 for seed in 0..4u64 {
                     let n = 3 * SEGMENT_POSITIONS + 7 * w + seed as usize;
                     let xs = mixed_lane(n, seed + 1);
                     // no sum that overflows (the segments' own results),
                     // then no infinity either (the counts' cheap path)
-                    let in_range: Vec<f64> = xs
-                        .iter()
-                        .map(|&x| {
-                            if x.abs() > 1e300 && x.is_finite() {
-                                0.25
-                            } else {
-                                x
-                            }
-                        })
-                        .collect();
-                    let finite: Vec<f64> = in_range
-                        .iter()
-                        .map(|&x| if x.is_infinite() { 0.5 } else { x })
-                        .collect();
-                    let narrow: Vec<f32> = in_range.iter().map(|&x| x as f32).collect();
+                    let in_range = capped(&xs, 1e300, 0.25);
+                    let finite = without_infinities(&in_range);
+                    let narrow = narrowed(&in_range);
                     for from in [0, w, 5 * w] {
                         for xs in [&xs, &in_range, &finite] {
-                            let len = xs.len() - from;
-                            let mut want = vec![MaybeUninit::<f64>::uninit(); len];
-                            let mut got = vec![MaybeUninit::<f64>::uninit(); len];
-                            blocked_part(&stat, &sp, xs, from, &mut want);
-                            part(&stat, &sp, xs, from, &mut got);
-                            assert_eq!(bits(&got), bits(&want), "w {w} min {min} from {from}");
+                            let walk = |xs: &[f64], from, out: &mut [_]| {
+                                blocked_part(&stat, &sp, xs, from, out)
+                            };
+                            let segments =
+                                |xs: &[f64], from, out: &mut [_]| part(&stat, &sp, xs, from, out);
+                            let (got, want) =
+                                (result_bits(xs, from, segments), result_bits(xs, from, walk));
+                            assert_eq!(got, want, "w {w} min {min} from {from}");
                         }
-                        let len = narrow.len() - from;
-                        let mut want = vec![MaybeUninit::<f32>::uninit(); len];
-                        let mut got = vec![MaybeUninit::<f32>::uninit(); len];
-                        blocked_sum::part(&stat, &sp, &narrow, from, &mut want);
-                        part(&stat, &sp, &narrow, from, &mut got);
-                        assert_eq!(bits(&got), bits(&want), "f32 w {w} min {min} from {from}");
+                        let walk = |xs: &[f32], from, out: &mut [_]| {
+                            blocked_sum::part(&stat, &sp, xs, from, out)
+                        };
+                        let segments =
+                            |xs: &[f32], from, out: &mut [_]| part(&stat, &sp, xs, from, out);
+                        let (got, want) = (
+                            result_bits(&narrow, from, segments),
+                            result_bits(&narrow, from, walk),
+                        );
+                        assert_eq!(got, want, "f32 w {w} min {min} from {from}");
                     }
                 }
             }

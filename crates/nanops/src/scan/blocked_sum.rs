@@ -537,23 +537,8 @@ pub(crate) unsafe fn rows<E: QuantileElement>(
 mod tests {
     use super::{part, rows, SumOrMean};
     use crate::scan::blocked::{blocked_part, blocked_rows};
-    use crate::scan::test_lanes::mixed_lane;
-    use crate::scan::window::WindowSpec;
+    use crate::scan::test_lanes::{bits, mixed_lane, spec};
     use std::mem::MaybeUninit;
-
-    fn bits(ys: &[MaybeUninit<f64>]) -> Vec<u64> {
-        // SAFETY: every slot was written by the kernel under test.
-        ys.iter()
-            .map(|y| unsafe { y.assume_init() }.to_bits())
-            .collect()
-    }
-
-    fn spec(window: usize, min_count: usize) -> WindowSpec {
-        WindowSpec {
-            window,
-            min_count: Some(min_count),
-        }
-    }
 
     #[test]
     fn one_lane_gives_the_generic_walks_bits() {

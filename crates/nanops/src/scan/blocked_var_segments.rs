@@ -342,14 +342,9 @@ pub(crate) fn part<E: QuantileElement>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scan::test_lanes::mixed_lane;
-
-    fn bits<V: Copy + Into<f64>>(ys: &[MaybeUninit<V>]) -> Vec<u64> {
-        // SAFETY: every slot was written by the kernel under test.
-        ys.iter()
-            .map(|y| unsafe { y.assume_init() }.into().to_bits())
-            .collect()
-    }
+    use crate::scan::test_lanes::{
+        capped, mixed_lane, narrowed, result_bits, spec, without_infinities,
+    };
 
     #[test]
     fn segments_give_the_block_walks_bits() {
@@ -360,10 +355,7 @@ mod tests {
         {
             for (ddof, std) in [(0.0, false), (1.0, true), (2.0, false)] {
                 let stat = VarOrStd { ddof, std };
-                let sp = WindowSpec {
-                    window: w,
-                    min_count: Some(min),
-                };
+                let sp = spec(w, min);
                 for seed in 0..3u64 {
                     let n = 2 * SEGMENT_POSITIONS + 9 * w + seed as usize;
                     let xs = mixed_lane(n, seed + 11);
@@ -372,47 +364,34 @@ mod tests {
                     // segments' own results), overflows without an infinity
                     // (found by the segments, redone by the block walk), and
                     // blocks without a value
-                    let in_range: Vec<f64> = xs
-                        .iter()
-                        .map(|&x| {
-                            if x.abs() > 1e150 && x.is_finite() {
-                                -3.5
-                            } else {
-                                x
-                            }
-                        })
-                        .collect();
-                    let finite: Vec<f64> = in_range
-                        .iter()
-                        .map(|&x| if x.is_infinite() { 0.5 } else { x })
-                        .collect();
-                    let overflowing: Vec<f64> = xs
-                        .iter()
-                        .map(|&x| if x.is_infinite() { 0.5 } else { x })
-                        .collect();
+                    let in_range = capped(&xs, 1e150, -3.5);
+                    let finite = without_infinities(&in_range);
+                    let overflowing = without_infinities(&xs);
                     let gappy: Vec<f64> = finite
                         .iter()
                         .enumerate()
                         .map(|(i, &x)| if (i / 7) % 3 == 0 { f64::NAN } else { x })
                         .collect();
-                    let narrow = |xs: &[f64]| xs.iter().map(|&x| x as f32).collect::<Vec<f32>>();
-                    let (narrow_range, narrow_gappy) = (narrow(&in_range), narrow(&gappy));
+                    let (narrow_range, narrow_gappy) = (narrowed(&in_range), narrowed(&gappy));
                     for from in [0, w, 5 * w] {
+                        let walk =
+                            |xs: &[_], from, out: &mut [_]| blocked_part(&stat, &sp, xs, from, out);
+                        let segments =
+                            |xs: &[_], from, out: &mut [_]| part(&stat, &sp, xs, from, out);
                         for xs in [&xs, &in_range, &finite, &overflowing, &gappy] {
-                            let len = xs.len() - from;
-                            let mut want = vec![MaybeUninit::<f64>::uninit(); len];
-                            let mut got = vec![MaybeUninit::<f64>::uninit(); len];
-                            blocked_part(&stat, &sp, xs, from, &mut want);
-                            part(&stat, &sp, xs, from, &mut got);
-                            assert_eq!(bits(&got), bits(&want), "w {w} min {min} from {from}");
+                            let (got, want) =
+                                (result_bits(xs, from, segments), result_bits(xs, from, walk));
+                            assert_eq!(got, want, "w {w} min {min} from {from}");
                         }
                         for xs in [&narrow_range, &narrow_gappy] {
-                            let len = xs.len() - from;
-                            let mut want = vec![MaybeUninit::<f32>::uninit(); len];
-                            let mut got = vec![MaybeUninit::<f32>::uninit(); len];
-                            blocked_part(&stat, &sp, xs, from, &mut want);
-                            part(&stat, &sp, xs, from, &mut got);
-                            assert_eq!(bits(&got), bits(&want), "f32 w {w} min {min} from {from}");
+                            let walk = |xs: &[f32], from, out: &mut [_]| {
+                                blocked_part(&stat, &sp, xs, from, out)
+                            };
+                            let segments =
+                                |xs: &[f32], from, out: &mut [_]| part(&stat, &sp, xs, from, out);
+                            let (got, want) =
+                                (result_bits(xs, from, segments), result_bits(xs, from, walk));
+                            assert_eq!(got, want, "f32 w {w} min {min} from {from}");
                         }
                     }
                 }

@@ -25,3 +25,58 @@ pub(crate) fn mixed_lane(len: usize, seed: u64) -> Vec<f64> {
         })
         .collect()
 }
+
+/// `xs` with every finite value above `limit` in magnitude replaced by
+/// `small`: a lane none of whose windows overflows.
+pub(crate) fn capped(xs: &[f64], limit: f64, small: f64) -> Vec<f64> {
+    xs.iter()
+        .map(|&x| {
+            if x.abs() > limit && x.is_finite() {
+                small
+            } else {
+                x
+            }
+        })
+        .collect()
+}
+
+/// `xs` with every infinity replaced by `0.5`.
+pub(crate) fn without_infinities(xs: &[f64]) -> Vec<f64> {
+    xs.iter()
+        .map(|&x| if x.is_infinite() { 0.5 } else { x })
+        .collect()
+}
+
+/// `xs` rounded to `f32`.
+pub(crate) fn narrowed(xs: &[f64]) -> Vec<f32> {
+    xs.iter().map(|&x| x as f32).collect()
+}
+
+/// The bits of a kernel's results, every slot written.
+pub(crate) fn bits<V: Copy + Into<f64>>(ys: &[std::mem::MaybeUninit<V>]) -> Vec<u64> {
+    // SAFETY: every slot was written by the kernel under test (the caller's
+    // contract).
+    ys.iter()
+        .map(|y| unsafe { y.assume_init() }.into().to_bits())
+        .collect()
+}
+
+/// A window of `window` positions needing `min_count` values.
+pub(crate) fn spec(window: usize, min_count: usize) -> crate::scan::window::WindowSpec {
+    crate::scan::window::WindowSpec {
+        window,
+        min_count: Some(min_count),
+    }
+}
+
+/// The bits of the results `kernel` (a blocked kernel's `(lane, from,
+/// out)`) gives for positions `from..` of lane `xs`.
+pub(crate) fn result_bits<E, V: Copy + Into<f64>>(
+    xs: &[E],
+    from: usize,
+    kernel: impl Fn(&[E], usize, &mut [std::mem::MaybeUninit<V>]),
+) -> Vec<u64> {
+    let mut ys = vec![std::mem::MaybeUninit::uninit(); xs.len() - from];
+    kernel(xs, from, &mut ys);
+    bits(&ys)
+}

@@ -142,3 +142,13 @@ pub fn view(buf: &ArrayD<f64>, layout: Layout) -> ndarray::ArrayViewD<'_, f64> {
         Layout::Step2 => buf.slice_each_axis(|_| Slice::new(0, None, 2)),
     }
 }
+
+/// `f()` run in a pool of `threads` threads of its own (the thread count a
+/// call sees), for the tests that results do not depend on it.
+pub fn with_threads<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("a thread pool")
+        .install(f)
+}
