@@ -24,8 +24,8 @@
 //! A segment with an infinity in its windows is done by [`blocked_part`],
 //! which counts infinities apart, and so is one with an overflowed window,
 //! which it rescales. Windows longer than [`MAX_WINDOW`] go to
-//! [`blocked_part`] whole: a segment of [`MIN_LANES`] such blocks would
-//! leave the cache.
+//! [`blocked_part`] whole (a segment of [`MIN_LANES`] such blocks would
+//! leave the cache), and so do integer lanes.
 
 use super::blocked::{blocked_part, chan_merge, wide, VarOrStd};
 use crate::element::{QuantileElement, SelectFloat};
@@ -297,7 +297,10 @@ pub(crate) fn part<E: QuantileElement>(
     out: &mut [MaybeUninit<E::Value>],
 ) {
     let w = spec.window;
-    if w > MAX_WINDOW {
+    // integers (no NaN: every block full) keep the block walk, so that the
+    // segments are compiled for the floating types alone: an instance per
+    // element type and instruction set is build time
+    if w > MAX_WINDOW || !E::CAN_BE_NAN {
         return blocked_part(stat, spec, xs, from, out);
     }
     debug_assert!(from.is_multiple_of(w));
