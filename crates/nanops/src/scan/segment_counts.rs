@@ -1,7 +1,8 @@
-//! The running counts of a segment of a lane, shared by the blocked
-//! kernels that work a segment of many blocks at a time
-//! ([`blocked_segments`](super::blocked_segments),
-//! [`blocked_var_segments`](super::blocked_var_segments)).
+//! The running counts of a segment of a lane, for the moving sums' and
+//! means' segments ([`blocked_segments`](super::blocked_segments)). The
+//! variances' segments ([`blocked_var_segments`](super::blocked_var_segments))
+//! count finite values while packing them instead, and leave a segment with
+//! an infinity to the block walk.
 
 use super::blocked::wide;
 use crate::element::QuantileElement;
