@@ -467,6 +467,13 @@ def refining_passes(blocks: Blocks, prefix: str, token: str, rounds: int, barrie
     return barrier, brackets_name
 
 
+def graph_shape(k: int, k_refine: int, rounds: int) -> tuple[int, ...]:
+    """What, besides the input and the plan, shapes a selection graph: the
+    grids' intervals, the refining passes and the outputs per group (part of
+    every key's token)."""
+    return k, k_refine, rounds, _ROWS_PER_GROUP
+
+
 def quantile_graph(a: Any, axes: tuple[int, ...], keepdims: bool, plan: dict[str, Any]) -> Any:
     """The lazy statistic of ``plan`` of the dask array ``a`` over ``axes``
     (sorted, normalised): result shape ``q`` shape + kept shape (reduced
@@ -477,10 +484,14 @@ def quantile_graph(a: Any, axes: tuple[int, ...], keepdims: bool, plan: dict[str
     from dask.graph_manipulation import bind
     from dask.highlevelgraph import HighLevelGraph
 
-    token = tokenize(a, axes, keepdims, sorted(plan.items(), key=str))
     max_lane = math.prod(max(a.chunks[i]) if a.chunks[i] else 0 for i in axes)
     n_brackets = 1 if plan["median"] else len(plan["q"])
     k, k_refine, rounds = passes(max_lane, n_brackets)
+    # the keys name everything that shapes the graph (the grids, the passes
+    # and the output groups), not only the input: a scheduler that still
+    # holds an equal key from another graph reuses its value
+    token = tokenize(a, axes, keepdims, sorted(plan.items(), key=str),
+                     graph_shape(k, k_refine, rounds))
 
     stats_name = f"nanops-order-stats-{token}"
     brackets_name = f"nanops-order-brackets-{token}"

@@ -74,7 +74,8 @@ from typing import Any, Final
 
 import numpy as np
 
-from ._dask_order import Blocks, _as_float, _assemble, grid_size, passes, refining_passes
+from ._dask_order import (Blocks, _as_float, _assemble, graph_shape, grid_size, passes,
+                          refining_passes)
 
 
 __all__ = ["weighted_graph"]
@@ -617,12 +618,13 @@ def weighted_graph(a: Any, w: Any, axes: tuple[int, ...], keepdims: bool,
     from dask.highlevelgraph import HighLevelGraph
 
     plan = {**plan, "lane_len": math.prod(a.shape[i] for i in axes)}
-    token = tokenize(a, w, axes, keepdims, sorted(plan.items(), key=str))
     max_lane = math.prod(max(a.chunks[i]) if a.chunks[i] else 0 for i in axes)
     # about sqrt(2 c × brackets): a finer grid than the unweighted one, as
     # every value kept inside a bracket travels with its weight
     k, k_refine, rounds = passes(max_lane, len(plan["q_items"]),
                                  grid_size(2 * max_lane, len(plan["q_items"])))
+    token = tokenize(a, w, axes, keepdims, sorted(plan.items(), key=str),
+                     graph_shape(k, k_refine, rounds))
     lane_shape = tuple(a.shape[i] for i in axes)
     starts = [np.concatenate([[0], np.cumsum(c)[:-1]]).astype(int) for c in a.chunks]
 

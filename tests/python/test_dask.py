@@ -264,6 +264,33 @@ def test_reductions_on_a_local_cluster(cluster_client: Any) -> None:
         assert got.dtype == want.dtype
 
 
+def test_order_graphs_of_other_groupings_share_no_key_on_a_cluster(cluster_client: Any) -> None:
+    """A selection graph's keys name its grids and output groups: two graphs
+    of the same input that differ in them share no key, so a scheduler that
+    still holds the first graph's results never hands them to the second
+    (it did: the second assembled the first's groups, ``cannot reshape``)."""
+    from unittest import mock
+
+    from nanops import _dask_order
+
+    rng = np.random.default_rng(13)
+    values = _order_values(rng, (8, 8, 1), "f4", "nan")
+    x = da.from_array(values, chunks=((3, 0, 5), (2, 0, 6), (1, 0)))
+    want = _call(nanops.nanquantile, values, [0.1, 0.5, 0.9], axis=0, method="inverted_cdf")
+    keys = []
+    for turn in range(8):
+        small = turn % 2 == 1
+        with mock.patch.object(_dask_order, "grid_size",
+                               (lambda c, b: 4) if small else _dask_order.grid_size), \
+                mock.patch.object(_dask_order, "_ROWS_PER_GROUP", 3 if small else 16384):
+            lazy = nanops.nanquantile(x, [0.1, 0.5, 0.9], axis=0, method="inverted_cdf")
+            keys.append(set(map(str, lazy.dask.keys())))
+            got = _call(cluster_client.compute(lazy).result)
+        np.testing.assert_array_equal(got, want)
+    shared = keys[0] & keys[1]
+    assert all(str(x.name) in k for k in shared), shared  # the input's chunks alone
+
+
 def _slow_copy(block: np.ndarray) -> np.ndarray:
     import time
 
