@@ -6,7 +6,7 @@ use super::statistic::GroupStatistic;
 use crate::element::Element;
 use crate::error::{ensure_memory, Error, Result};
 use crate::options::Axes;
-use crate::par::{map_tasks, threads, MIN_TASK};
+use crate::par::{map_chunks_mut, map_tasks, threads, uninit_output, HandOff, MIN_TASK};
 use crate::simd::dispatch::dispatch;
 use ndarray::{ArrayD, ArrayViewD, IxDyn};
 
@@ -76,11 +76,37 @@ fn largest_in(labels: &[i64]) -> i64 {
 /// runs of two or three every few values).
 const SHORT_RUN: usize = 16;
 
+/// Labels judged together by [`runs_are_long`]: a block's way of folding
+/// is chosen once, for many values.
+const RUN_BLOCK: usize = 8192;
+
+/// Whether the labels of a block come in runs long enough to walk
+/// ([`SHORT_RUN`] and more, as sorted labels do): seven in eight of 32
+/// pairs of neighbours, spread over the block, equal. Only the speed
+/// depends on the answer: either way every value enters its label's state.
+fn runs_are_long(labels: &[i64]) -> bool {
+    let step = (labels.len() / 32).max(1);
+    let (mut equal, mut pairs) = (0, 0);
+    let mut k = 1;
+    while k < labels.len() {
+        equal += usize::from(labels[k] == labels[k - 1]);
+        pairs += 1;
+        k += step;
+    }
+    8 * equal >= 7 * pairs
+}
+
 /// Folds the values `xs` of one output, `labels` theirs, into `states`;
-/// `start` is the position of `xs[0]` among the output's values. Runs of
-/// equal labels of at least [`SHORT_RUN`] values enter as one slice (sorted
-/// labels: long runs the reduce kernels vectorise); negative labels are
-/// skipped.
+/// `start` is the position of `xs[0]` among the output's values; negative
+/// labels are skipped.
+///
+/// Blocks of [`RUN_BLOCK`] labels in runs ([`runs_are_long`]) are walked
+/// run by run: runs of at least [`SHORT_RUN`] values enter as one slice
+/// (the reduce kernels vectorise it), shorter ones a value at a time.
+/// Other blocks (random labels) enter a value at a time, with no test on
+/// the labels: finding each run's end cost a branch per value taken at
+/// random (two neighbours share a label one time in `num_labels`), which
+/// took more time than the statistic.
 ///
 /// Not inlined: called once per output (or chunk of one), from the two
 /// ways [`group_reduce`] splits its work, which would each hold a copy of
@@ -97,24 +123,39 @@ fn fold<E: Element, T: GroupStatistic<E>>(
         #[inline(always)]
         || {
             let n = xs.len().min(labels.len());
+            let (xs, labels) = (&xs[..n], &labels[..n]);
             let mut i = 0;
             while i < n {
-                let g = labels[i];
-                let mut j = i + 1;
-                while j < n && labels[j] == g {
-                    j += 1;
-                }
-                if g >= 0 {
-                    let st = &mut states[g as usize];
-                    if j - i < SHORT_RUN {
-                        for (k, &x) in xs[i..j].iter().enumerate() {
+                let end = ((i / RUN_BLOCK + 1) * RUN_BLOCK).min(n);
+                if !runs_are_long(&labels[i..end]) {
+                    let block = xs[i..end].iter().zip(&labels[i..end]);
+                    for (k, (&x, &g)) in block.enumerate() {
+                        // a negative label's state does not exist: skipped
+                        if let Some(st) = states.get_mut(g as usize) {
                             stat.push_one(st, x, start + i + k);
                         }
-                    } else {
-                        stat.push_run(st, &xs[i..j], start + i);
                     }
+                    i = end;
+                    continue;
                 }
-                i = j;
+                // runs starting in this block, each walked to its end
+                while i < end {
+                    let g = labels[i];
+                    let mut j = i + 1;
+                    while j < n && labels[j] == g {
+                        j += 1;
+                    }
+                    if let Some(st) = states.get_mut(g as usize) {
+                        if j - i < SHORT_RUN {
+                            for (k, &x) in xs[i..j].iter().enumerate() {
+                                stat.push_one(st, x, start + i + k);
+                            }
+                        } else {
+                            stat.push_run(st, &xs[i..j], start + i);
+                        }
+                    }
+                    i = j;
+                }
             }
         },
     )
@@ -132,6 +173,81 @@ fn finish_into<E: Element, T: GroupStatistic<E>>(
         out.push(stat.finish(st).ok_or(Error::EmptyGroup { op, group })?);
     }
     Ok(())
+}
+
+/// Bytes kept between two chunks' sets of states in [`chunk_tables`]: no
+/// cache line (nor pair of lines, which cores fetch together) holds states
+/// of two chunks, which two threads would write at once (few labels: the
+/// sets of all chunks fit in a few lines).
+const TABLE_GAP: usize = 128;
+
+/// Where the sets of states of [`chunk_tables`] start: every `stride`
+/// states.
+fn table_stride<S>(num_labels: usize) -> usize {
+    num_labels + TABLE_GAP.div_ceil(std::mem::size_of::<S>().max(1))
+}
+
+/// The states of `chunks` chunks, `num_labels` each (every
+/// [`table_stride`]), filled by `fill(chunk, states)` as tasks: one buffer
+/// for all (its pages come in few faults, huge ones where the system grants
+/// them, rather than one fault per 4 KiB of every chunk's set), each
+/// chunk's states set to empty by its own task.
+fn chunk_tables<S: Clone + Default + Send + Sync>(
+    chunks: usize,
+    num_labels: usize,
+    fill: impl Fn(usize, &mut [S]) + Sync,
+) -> Box<[S]> {
+    let stride = table_stride::<S>(num_labels);
+    let mut tables = uninit_output::<S>(chunks * stride);
+    map_chunks_mut(HandOff::CallerWorks, &mut tables, stride, |c, slots| {
+        for slot in slots.iter_mut() {
+            slot.write(S::default());
+        }
+        // SAFETY: every slot of this chunk was written just above, and
+        // `MaybeUninit<S>` has the layout of `S`.
+        let states = unsafe { &mut *(std::ptr::from_mut(slots) as *mut [S]) };
+        fill(c, &mut states[..num_labels]);
+    });
+    // SAFETY: each chunk's task wrote every one of its slots (the tasks
+    // cover the buffer, and a panic in one would have unwound past here).
+    unsafe { tables.assume_init() }
+}
+
+/// The result of each label from its states in `tables` (the chunks' sets
+/// of `num_labels`, in order, from [`chunk_tables`]), merged in chunk order. Labels are split
+/// among the threads: a label's merges do not depend on the split, so
+/// neither do the bits.
+fn merge_tables<E: Element, T: GroupStatistic<E>>(
+    stat: &T,
+    op: &'static str,
+    tables: &[T::State],
+    num_labels: usize,
+) -> Result<Vec<T::Output>> {
+    let stride = table_stride::<T::State>(num_labels);
+    let per_task = MIN_TASK.max(num_labels.div_ceil(threads()));
+    let parts = map_tasks(
+        num_labels.div_ceil(per_task),
+        |t| -> Result<Vec<T::Output>> {
+            let labels = t * per_task..((t + 1) * per_task).min(num_labels);
+            let mut part = Vec::with_capacity(labels.len());
+            for label in labels {
+                let mut st = tables[label].clone();
+                for later in tables[label..].iter().step_by(stride).skip(1) {
+                    stat.merge(&mut st, later);
+                }
+                part.push(
+                    stat.finish(&st)
+                        .ok_or(Error::EmptyGroup { op, group: label })?,
+                );
+            }
+            Ok(part)
+        },
+    );
+    let mut out = Vec::with_capacity(num_labels);
+    for part in parts {
+        out.extend(part?);
+    }
+    Ok(out)
 }
 
 /// The grouping of one call: labels checked, the values with the grouped
@@ -278,23 +394,12 @@ pub(crate) fn group_reduce<E: Element, T: GroupStatistic<E>>(
         let len = n_in.div_ceil(chunks);
         for r in 0..n_out {
             let xs = g.row(r);
-            let parts = map_tasks(chunks, |c| {
+            let tables = chunk_tables(chunks, num_labels, |c, states| {
                 let lo = (c * len).min(n_in);
                 let hi = ((c + 1) * len).min(n_in);
-                let mut states = vec![T::State::default(); num_labels];
-                fold(stat, &mut states, &xs[lo..hi], &labels[lo..hi], lo);
-                states
+                fold(stat, states, &xs[lo..hi], &labels[lo..hi], lo);
             });
-            // merged into the first chunk's states, not a copy of them:
-            // the `chunks` sets probed are all that is held
-            let mut parts = parts.into_iter();
-            let mut states = parts.next().expect("at least one chunk");
-            for part in parts {
-                for (st, later) in states.iter_mut().zip(&part) {
-                    stat.merge(st, later);
-                }
-            }
-            finish_into(stat, op, &states, &mut out)?;
+            out.extend(merge_tables(stat, op, &tables, num_labels)?);
         }
     } else {
         // many outputs: blocks of whole outputs per task
@@ -562,6 +667,65 @@ mod tests {
             assert!((0..n)
                 .filter(|&k| l[k] == g as i64)
                 .all(|k| v[k] < v[i] || (v[k] == v[i] && k >= i)));
+        }
+    }
+
+    /// Blocks of random labels (a value at a time) and of runs (a run at a
+    /// time, one across a block's end), negative labels and NaN among
+    /// them, in one chunk and in several: every valid value counted once,
+    /// and the exact statistics (count, maximum, first, last, position of
+    /// the first maximum) equal to a value-at-a-time reference.
+    #[test]
+    fn random_and_run_blocks_fold_every_value_once() {
+        use crate::reduce::{NanCount, NanMax};
+        for n in [3 * RUN_BLOCK + 123, 3 * MIN_TASK + 5] {
+            let labels: Vec<i64> = (0..n)
+                .map(|i| match i % (3 * RUN_BLOCK) {
+                    k if k < RUN_BLOCK - 5 => ((k * 7919) % 13) as i64 - 1,
+                    k if k < RUN_BLOCK + 40 => 4,
+                    k if k < 2 * RUN_BLOCK => ((k / 20) % 11) as i64 - 1,
+                    k => ((k * 104_729) % 9) as i64,
+                })
+                .collect();
+            let values: Vec<f64> = (0..n)
+                .map(|i| match i % 7 {
+                    3 => f64::NAN,
+                    _ => ((i * 31) % 97) as f64 - 40.0,
+                })
+                .collect();
+            let groups = 1 + *labels.iter().max().unwrap() as usize;
+            let (mut count, mut max) = (vec![0u64; groups], vec![f64::NAN; groups]);
+            let (mut first, mut last) = (vec![f64::NAN; groups], vec![f64::NAN; groups]);
+            let mut argmax = vec![f64::NAN; groups];
+            for (i, (&x, &g)) in values.iter().zip(&labels).enumerate() {
+                if g < 0 || x.is_nan() {
+                    continue;
+                }
+                let g = g as usize;
+                count[g] += 1;
+                if max[g].is_nan() || x > max[g] {
+                    (max[g], argmax[g]) = (x, i as f64);
+                }
+                if first[g].is_nan() {
+                    first[g] = x;
+                }
+                last[g] = x;
+            }
+            let v = Array1::from(values).into_dyn();
+            let l = Array1::from(labels).into_dyn();
+            let (v, l) = (&v.view(), &l.view());
+            let bits = |a: ArrayD<f64>| a.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            let want = |w: Vec<f64>| w.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            let got = group_reduce(v, l, Axes::All, None, &Streaming(NanCount), "c").unwrap();
+            assert_eq!(got.iter().copied().collect::<Vec<_>>(), count, "n = {n}");
+            let got = group_reduce(v, l, Axes::All, None, &Streaming(NanMax), "x").unwrap();
+            assert_eq!(bits(got), want(max));
+            let got = group_reduce(v, l, Axes::All, None, &GroupEnd::<false>, "f").unwrap();
+            assert_eq!(bits(got), want(first));
+            let got = group_reduce(v, l, Axes::All, None, &GroupEnd::<true>, "l").unwrap();
+            assert_eq!(bits(got), want(last));
+            let got = group_reduce(v, l, Axes::All, None, &GroupArg::<true>, "a").unwrap();
+            assert_eq!(bits(got), want(argmax));
         }
     }
 

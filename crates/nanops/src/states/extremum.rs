@@ -51,12 +51,19 @@ impl<E: Element, const MAX: bool> State<E> for Extremum<E, MAX> {
     /// Offers one value; NaN is ignored.
     #[inline(always)]
     fn push(&mut self, x: E) {
-        if x.is_nan_value() {
-            return;
-        }
         match self.value {
-            Some(b) if !beats::<E, MAX>(x, b) => {}
-            _ => self.value = Some(x),
+            // NaN never beats a value (`less` is false), so only an empty
+            // state tests for it: no branch per NaN once a value is held
+            Some(b) => {
+                if beats::<E, MAX>(x, b) {
+                    self.value = Some(x);
+                }
+            }
+            None => {
+                if !x.is_nan_value() {
+                    self.value = Some(x);
+                }
+            }
         }
     }
     /// Merges another partial state.
