@@ -146,7 +146,7 @@ macro_rules! extremum_reducer {
             }
             #[inline(always)]
             fn push_value(&self, st: &mut Self::State, x: E) {
-                st.push(x);
+                st.offer(x);
             }
             const SHORT: bool = true;
             /// The lane's values folded as a tree in registers (`(100000, 10)` along

@@ -38,6 +38,33 @@ impl<E: Element, const MAX: bool> Extremum<E, MAX> {
     pub fn from_value(value: Option<E>) -> Self {
         Extremum { value }
     }
+    /// [`push`](State::push) for values that come one at a time with NaN
+    /// among them at random (a group-by over random labels): NaN never
+    /// beats a value (`less` is false), so only an empty state tests for
+    /// it, and a held value costs no branch per NaN. The same state as
+    /// `push`.
+    ///
+    /// ```
+    /// use nanops::states::Extremum;
+    /// let mut m = Extremum::<f64, true>::default();
+    /// for x in [f64::NAN, 2.0, f64::NAN, 5.0, 1.0] { m.offer(x) }
+    /// assert_eq!(m.value(), Some(5.0));
+    /// ```
+    #[inline(always)]
+    pub fn offer(&mut self, x: E) {
+        match self.value {
+            Some(b) => {
+                if beats::<E, MAX>(x, b) {
+                    self.value = Some(x);
+                }
+            }
+            None => {
+                if !x.is_nan_value() {
+                    self.value = Some(x);
+                }
+            }
+        }
+    }
     /// The extremum, `None` when no valid value was seen (the same as
     /// [`State::finish`]).
     #[inline(always)]
@@ -51,19 +78,12 @@ impl<E: Element, const MAX: bool> State<E> for Extremum<E, MAX> {
     /// Offers one value; NaN is ignored.
     #[inline(always)]
     fn push(&mut self, x: E) {
+        if x.is_nan_value() {
+            return;
+        }
         match self.value {
-            // NaN never beats a value (`less` is false), so only an empty
-            // state tests for it: no branch per NaN once a value is held
-            Some(b) => {
-                if beats::<E, MAX>(x, b) {
-                    self.value = Some(x);
-                }
-            }
-            None => {
-                if !x.is_nan_value() {
-                    self.value = Some(x);
-                }
-            }
+            Some(b) if !beats::<E, MAX>(x, b) => {}
+            _ => self.value = Some(x),
         }
     }
     /// Merges another partial state.
@@ -137,5 +157,38 @@ impl<E: Element, const MAX: bool> State<(E, usize)> for ArgExtremum<E, MAX> {
     #[inline(always)]
     fn finish(&self) -> Option<(E, usize)> {
         self.best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `offer` keeps what `push` keeps, value and sign of zero, for minima
+    /// and maxima: NaN first, between and last, ties of `0.0` and `-0.0`,
+    /// infinities.
+    #[test]
+    fn offer_keeps_what_push_keeps() {
+        let nan = f64::NAN;
+        let cases: [&[f64]; 5] = [
+            &[nan, 0.0, -0.0, nan, 0.0],
+            &[-0.0, nan, 0.0, 3.0, -3.0, nan],
+            &[nan, nan],
+            &[f64::INFINITY, nan, f64::NEG_INFINITY, 1.0],
+            &[2.0, 2.0, nan, -1.0, 7.5, 7.5],
+        ];
+        fn check<const MAX: bool>(xs: &[f64]) {
+            let mut a = Extremum::<f64, MAX>::default();
+            let mut b = Extremum::<f64, MAX>::default();
+            for &x in xs {
+                a.push(x);
+                b.offer(x);
+                assert_eq!(a.value().map(f64::to_bits), b.value().map(f64::to_bits));
+            }
+        }
+        for xs in cases {
+            check::<false>(xs);
+            check::<true>(xs);
+        }
     }
 }
