@@ -192,7 +192,7 @@ fn table_stride<S>(num_labels: usize) -> usize {
 /// for all (its pages come in few faults, huge ones where the system grants
 /// them, rather than one fault per 4 KiB of every chunk's set), each
 /// chunk's states set to empty by its own task.
-fn chunk_tables<S: Clone + Default + Send + Sync>(
+fn chunk_tables<S: Default + Send + Sync>(
     chunks: usize,
     num_labels: usize,
     fill: impl Fn(usize, &mut [S]) + Sync,
@@ -214,9 +214,9 @@ fn chunk_tables<S: Clone + Default + Send + Sync>(
 }
 
 /// The result of each label from its states in `tables` (the chunks' sets
-/// of `num_labels`, in order, from [`chunk_tables`]), merged in chunk order. Labels are split
-/// among the threads: a label's merges do not depend on the split, so
-/// neither do the bits.
+/// of `num_labels`, in order, from [`chunk_tables`]), merged in chunk
+/// order. Labels are split among the threads: a label's merges do not
+/// depend on the split, so neither do the bits.
 fn merge_tables<E: Element, T: GroupStatistic<E>>(
     stat: &T,
     op: &'static str,
