@@ -47,6 +47,7 @@ import warnings
 from collections.abc import Callable
 from pathlib import Path
 
+import _omp_passive  # noqa: F401  (first: before numba starts its threads)
 import numpy as np
 
 import nanops

@@ -36,6 +36,7 @@ import time
 import warnings
 from collections.abc import Callable
 
+import _omp_passive  # noqa: F401  (first: before numba starts its threads)
 import bottleneck as bn
 import numbagg
 import numpy as np

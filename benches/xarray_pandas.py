@@ -31,6 +31,7 @@ against the fastest peer.
 from __future__ import annotations
 
 import argparse
+import _omp_passive  # noqa: F401  (first: before numba starts its threads)
 import gc
 import os
 import statistics

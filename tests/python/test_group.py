@@ -278,6 +278,34 @@ def test_bad_labels_are_clear_errors() -> None:
         nanops.group_nansum(np.array(["a", "b"], dtype=object), np.array([0, 1]))
 
 
+@pytest.mark.parametrize("name", ["sum", "mean", "var", "min", "max", "count", "first",
+                                  "last", "argmax", "any", "all", "median"])
+def test_a_label_past_num_labels_is_an_error_on_every_path(name: str) -> None:
+    # labels are checked while the values are folded where num_labels is
+    # given: one output cut into chunks, outputs by rows, grouped axis
+    # leading (read in place), and no values at all
+    fn = getattr(nanops, f"group_nan{name}")
+    rng = np.random.default_rng(8)
+    n = 300_000
+    labels = rng.integers(0, 50, n)
+    labels[n // 2] = 61
+    labels[n - 3] = -4
+    values = rng.standard_normal(n)
+    with pytest.raises(ValueError, match="label 61 is out of range"):
+        fn(values, labels, num_labels=50)
+    assert fn(values, labels, num_labels=62).shape == (62,)
+    rows = rng.standard_normal((6, 40))
+    row_labels = np.arange(40) % 5
+    row_labels[7] = 9
+    with pytest.raises(ValueError, match="label 9 is out of range"):
+        fn(rows, row_labels, axis=1, num_labels=5)
+    leading = rng.standard_normal((5, 5000))
+    with pytest.raises(ValueError, match="label 4 is out of range"):
+        fn(leading, np.array([0, 0, 4, 1, 1]), axis=0, num_labels=2)
+    with pytest.raises(ValueError, match="label 5 is out of range"):
+        fn(np.zeros((0, 4)), np.array([0, 5, 1, 2]), axis=1, num_labels=3)
+
+
 def test_num_labels_beyond_a_dimension_is_numbaggs_error() -> None:
     v, labels = np.arange(4.0), np.zeros(4, int)
     numbagg = pytest.importorskip("numbagg")

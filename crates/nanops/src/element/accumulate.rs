@@ -197,7 +197,10 @@ pub trait FloatAcc:
     fn scale(self, r: Self::Real) -> Self;
     /// Divides by a real number.
     fn div_real(self, r: Self::Real) -> Self;
-    /// A count as a real number.
+    /// A count as a real number. Counts below 2⁶³ convert as signed
+    /// integers, the same value: x86-64 before AVX-512 has no instruction
+    /// for unsigned ones (their conversion took five, in the chain of each
+    /// value's Welford update).
     fn real_from_u64(n: u64) -> Self::Real;
     /// An `f64` rounded to the real type.
     fn real_from_f64(x: f64) -> Self::Real;
@@ -218,7 +221,7 @@ macro_rules! float_floatacc {
             #[inline(always)]
             fn div_real(self, r: $t) -> Self { self / r }
             #[inline(always)]
-            fn real_from_u64(n: u64) -> $t { n as $t }
+            fn real_from_u64(n: u64) -> $t { i64::try_from(n).map_or(n as $t, |n| n as $t) }
             #[inline(always)]
             fn real_from_f64(x: f64) -> $t { x as $t }
             #[inline(always)]
@@ -235,7 +238,7 @@ macro_rules! float_floatacc {
             #[inline(always)]
             fn div_real(self, r: $t) -> Self { Complex::new(self.re / r, self.im / r) }
             #[inline(always)]
-            fn real_from_u64(n: u64) -> $t { n as $t }
+            fn real_from_u64(n: u64) -> $t { i64::try_from(n).map_or(n as $t, |n| n as $t) }
             #[inline(always)]
             fn real_from_f64(x: f64) -> $t { x as $t }
             #[inline(always)]

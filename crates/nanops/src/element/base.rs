@@ -40,6 +40,17 @@ pub trait Element:
     fn to_acc(self) -> Self::Acc;
     /// Converts to the floating type of means and variances.
     fn to_float(self) -> Self::Float;
+    /// [`to_acc`](Element::to_acc), NaN as zero: a value that comes alone
+    /// enters a sum with no branch on NaN (a branch taken at random where
+    /// NaN is scattered).
+    #[inline(always)]
+    fn to_acc_nan_zero(self) -> Self::Acc {
+        if self.is_nan_value() {
+            <Self::Acc as super::accumulate::Accumulator>::zero()
+        } else {
+            self.to_acc()
+        }
+    }
     /// Rounds an accumulated sum or product to the result type.
     fn sum_from_acc(acc: Self::Acc) -> Self::Sum;
     /// Rounds a mean to the result type.

@@ -63,6 +63,13 @@ macro_rules! float_element {
             fn to_float(self) -> $acc {
                 self as $acc
             }
+            /// The widened value's bits masked by its NaN test, in integer
+            /// arithmetic: as a select (`f32`), the compare became a branch.
+            #[inline(always)]
+            fn to_acc_nan_zero(self) -> $acc {
+                let a = self as $acc;
+                <$acc>::from_bits(a.to_bits() & u64::from(!a.is_nan()).wrapping_neg())
+            }
             #[inline(always)]
             fn sum_from_acc(a: $acc) -> $t {
                 a as $t

@@ -286,6 +286,7 @@ pub(crate) fn group_order<E: QuantileElement>(
         num_labels,
         |_, _, _| per_result,
         false,
+        false,
     )?;
     let (n_out, n_in, groups) = (g.n_out, g.n_in, g.num_labels);
     crate::error::ensure_memory(&[(n_in, std::mem::size_of::<E::Value>() + 16)])?;

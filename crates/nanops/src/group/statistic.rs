@@ -28,6 +28,25 @@ pub trait GroupStatistic<E: Element>: Sync {
     }
     /// Adds the state of values that come after those of `st`.
     fn merge(&self, st: &mut Self::State, later: &Self::State);
+    /// Whether a state can settle: once [`settled`](GroupStatistic::settled),
+    /// every later value leaves it as it is (the first valid value; whether
+    /// any value is nonzero). The driver then skips the values of settled
+    /// labels.
+    const SETTLES: bool = false;
+    /// Whether `st` is settled (see [`SETTLES`](GroupStatistic::SETTLES)).
+    #[inline(always)]
+    fn settled(&self, _st: &Self::State) -> bool {
+        false
+    }
+    /// [`push_one`](GroupStatistic::push_one) into a state that is not
+    /// settled, which for a statistic that settles is the empty state
+    /// (no valid value yet; no deciding value): written without being read.
+    /// Returns whether `st` is settled after.
+    #[inline(always)]
+    fn push_unsettled(&self, st: &mut Self::State, x: E, index: usize) -> bool {
+        self.push_one(st, x, index);
+        self.settled(st)
+    }
     /// Whether [`run_states`](GroupStatistic::run_states) has a walk of its
     /// own across the outputs: the driver then reads values whose grouped
     /// axes lead in place, rather than copying them with the grouped axes
@@ -143,6 +162,20 @@ impl<E: Element, const LAST: bool> GroupStatistic<E> for GroupEnd<LAST> {
             *st = *later;
         }
     }
+    /// The first valid value, once found, is the result.
+    const SETTLES: bool = !LAST;
+    #[inline(always)]
+    fn settled(&self, st: &Option<E>) -> bool {
+        !LAST && st.is_some()
+    }
+    #[inline(always)]
+    fn push_unsettled(&self, st: &mut Option<E>, x: E, _index: usize) -> bool {
+        if x.is_nan_value() {
+            return false;
+        }
+        *st = Some(x);
+        !LAST
+    }
     fn finish(&self, st: &Option<E>) -> Option<E> {
         st.or_else(|| E::CAN_BE_NAN.then(E::nan))
     }
@@ -170,6 +203,20 @@ impl<E: Element, const ALL: bool> GroupStatistic<E> for GroupTruth<ALL> {
     #[inline(always)]
     fn merge(&self, st: &mut bool, later: &bool) {
         *st |= *later;
+    }
+    /// A deciding value decides.
+    const SETTLES: bool = true;
+    #[inline(always)]
+    fn settled(&self, st: &bool) -> bool {
+        *st
+    }
+    #[inline(always)]
+    fn push_unsettled(&self, st: &mut bool, x: E, _index: usize) -> bool {
+        let deciding = !x.is_nan_value() && ((x == E::default()) == ALL);
+        if deciding {
+            *st = true;
+        }
+        deciding
     }
     fn finish(&self, st: &bool) -> Option<bool> {
         Some(*st != ALL)

@@ -146,12 +146,7 @@ impl<E: Element> Reducer<E> for NanSum {
     fn push_value(&self, st: &mut Self::State, x: E) {
         // NaN enters as zero, which leaves the sum's value as it is: no
         // branch for values that come one at a time, NaN among them at random
-        let a = if x.is_nan_value() {
-            <E::Acc as Accumulator>::zero()
-        } else {
-            x.to_acc()
-        };
-        st.push_branch_free(a);
+        st.push_branch_free(x.to_acc_nan_zero());
     }
     const SHORT: bool = true;
     const PREFETCH_SHORT: bool = true;
