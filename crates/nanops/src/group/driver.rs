@@ -256,10 +256,13 @@ impl Scattered {
         if T::SETTLES {
             if self.settled.is_none() {
                 let mut bits = vec![0u64; states.len().div_ceil(64)];
+                self.unsettled = states.len();
                 for (g, st) in states.iter().enumerate() {
-                    bits[g / 64] |= u64::from(stat.settled(st)) << (g % 64);
+                    if stat.settled(st) {
+                        bits[g / 64] |= 1 << (g % 64);
+                        self.unsettled -= 1;
+                    }
                 }
-                self.unsettled = states.len() - states.iter().filter(|st| stat.settled(st)).count();
                 self.settled = Some(bits);
             }
             let bits = self.settled.as_mut().expect("made above");
@@ -941,52 +944,36 @@ mod tests {
     fn labels_past_num_labels_are_errors_on_every_path() {
         let stat = Streaming(NanSum);
         let err = |label, num_labels| Err(Error::LabelOutOfRange { label, num_labels });
+        let sum = |v: &ArrayD<f64>, l: &ArrayD<i64>, axes: Axes, n: usize| {
+            group_reduce(&v.view(), &l.view(), axes, Some(n), &stat, "s")
+        };
         // one output of many values: several chunks
         let n = 3 * MIN_TASK + 5;
         let labels: Vec<i64> = (0..n as i64).map(|i| (i * 7919) % 11 - 1).collect();
         assert!(chunk_count(1, n, 5) > 1);
         let v = Array1::from_elem(n, 1.0).into_dyn();
         let l = Array1::from(labels.clone()).into_dyn();
-        let r = group_reduce(&v.view(), &l.view(), Axes::All, Some(5), &stat, "s");
-        assert_eq!(r, err(9, 5));
-        let r = group_reduce(&v.view(), &l.view(), Axes::All, Some(10), &stat, "s");
+        assert_eq!(sum(&v, &l, Axes::All, 5), err(9, 5));
         assert_eq!(
-            r.unwrap().sum(),
+            sum(&v, &l, Axes::All, 10).unwrap().sum(),
             labels.iter().filter(|&&g| g >= 0).count() as f64
         );
         // many outputs, grouped axis last: whole outputs per task
         let v = ndarray::Array2::from_elem((6, 40), 2.0).into_dyn();
         let l = Array1::from_iter((0..40).map(|i| [0, 7, 2, -3][i % 4])).into_dyn();
         let last = Axes::Many(vec![1]);
-        let r = group_reduce(&v.view(), &l.view(), last.clone(), Some(3), &stat, "s");
-        assert_eq!(r, err(7, 3));
+        assert_eq!(sum(&v, &l, last.clone(), 3), err(7, 3));
         let first = GroupEnd::<false>;
         let r = group_reduce(&v.view(), &l.view(), last, Some(7), &first, "f");
         assert_eq!(r, err(7, 7));
         // grouped axis leading, many outputs: read in place
         let v = ndarray::Array2::from_elem((5, LEADING_MIN_OUTPUTS), 1.0).into_dyn();
         let l = array![0, 0, 4, 1, 1].into_dyn();
-        let r = group_reduce(
-            &v.view(),
-            &l.view(),
-            Axes::Many(vec![0]),
-            Some(2),
-            &stat,
-            "s",
-        );
-        assert_eq!(r, err(4, 2));
+        assert_eq!(sum(&v, &l, Axes::Many(vec![0]), 2), err(4, 2));
         // no outputs
         let v = ndarray::Array2::<f64>::zeros((0, 4)).into_dyn();
         let l = array![0, 5, 1, 2].into_dyn();
-        let r = group_reduce(
-            &v.view(),
-            &l.view(),
-            Axes::Many(vec![1]),
-            Some(3),
-            &stat,
-            "s",
-        );
-        assert_eq!(r, err(5, 3));
+        assert_eq!(sum(&v, &l, Axes::Many(vec![1]), 3), err(5, 3));
     }
 
     #[test]
