@@ -396,6 +396,27 @@ def test_argmin_argmax(name: str, data: st.DataObject) -> None:
     differential(name, values, layout, (), kwargs, "arg")
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_column_extrema_at_every_row_count(dtype: type) -> None:
+    """Extrema along axis 0 fold rows into column states two at a time, an
+    odd last row offered twice: values and positions as NumPy's for every
+    row count across two blocks of rows, ties and NaN included."""
+    rng = np.random.default_rng(7)
+    for rows in range(1, 134):
+        for cols in (5, 300):
+            a = rng.integers(-2, 3, (rows, cols)).astype(dtype)
+            a[rng.random(a.shape) < 0.3] = np.nan
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", RuntimeWarning)
+                for name in ("nanmin", "nanmax"):
+                    got, want = getattr(nanops, name)(a, axis=0), getattr(np, name)(a, axis=0)
+                    np.testing.assert_array_equal(got, want, err_msg=f"{name} {rows}x{cols}")
+            valid = a[:, ~np.isnan(a).all(axis=0)]
+            for name in ("nanargmin", "nanargmax"):
+                got, want = getattr(nanops, name)(valid, axis=0), getattr(np, name)(valid, axis=0)
+                np.testing.assert_array_equal(got, want, err_msg=f"{name} {rows}x{cols}")
+
+
 @pytest.mark.parametrize("name", ["nancumsum", "nancumprod"])
 @SETTINGS
 @given(st.data())

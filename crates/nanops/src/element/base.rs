@@ -51,6 +51,16 @@ pub trait Element:
             self.to_acc()
         }
     }
+    /// [`to_float`](Element::to_float), NaN as zero (a mean's value that
+    /// comes alone, as [`to_acc_nan_zero`](Element::to_acc_nan_zero)).
+    #[inline(always)]
+    fn to_float_nan_zero(self) -> Self::Float {
+        if self.is_nan_value() {
+            <Self::Float as super::accumulate::Accumulator>::zero()
+        } else {
+            self.to_float()
+        }
+    }
     /// Rounds an accumulated sum or product to the result type.
     fn sum_from_acc(acc: Self::Acc) -> Self::Sum;
     /// Rounds a mean to the result type.

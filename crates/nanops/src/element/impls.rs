@@ -1,6 +1,7 @@
 //! `Element` for every supported type.
 
 use super::base::{sealed::Sealed, Element};
+use crate::simd::opaque::opaque_f64;
 use half::{bf16, f16};
 use num_complex::Complex;
 
@@ -63,12 +64,23 @@ macro_rules! float_element {
             fn to_float(self) -> $acc {
                 self as $acc
             }
-            /// The widened value's bits masked by its NaN test, in integer
-            /// arithmetic: as a select (`f32`), the compare became a branch.
+            /// The widened value tested for NaN after it is widened, out of
+            /// LLVM's sight ([`opaque_f64`]): a test of the `f32`, which LLVM
+            /// makes of any form of the test on the `f64`, became a branch.
             #[inline(always)]
             fn to_acc_nan_zero(self) -> $acc {
-                let a = self as $acc;
-                <$acc>::from_bits(a.to_bits() & u64::from(!a.is_nan()).wrapping_neg())
+                let a = opaque_f64(self as $acc);
+                if a.is_nan() {
+                    0.0
+                } else {
+                    a
+                }
+            }
+            /// As [`to_acc_nan_zero`](Element::to_acc_nan_zero): the same
+            /// widening.
+            #[inline(always)]
+            fn to_float_nan_zero(self) -> $acc {
+                self.to_acc_nan_zero()
             }
             #[inline(always)]
             fn sum_from_acc(a: $acc) -> $t {

@@ -23,12 +23,25 @@ const LEADING_MIN_OUTPUTS: usize = 4096;
 /// How many chunks each output's values are split into, a state per label
 /// each: several only for few outputs of many values. The count depends on
 /// the shape only, so the bits are the same for any number of threads.
-fn chunk_count(n_out: usize, n_in: usize, num_labels: usize) -> usize {
-    if n_out < 4 {
-        (n_in / MIN_TASK.max(4 * num_labels)).clamp(1, MAX_CHUNKS)
-    } else {
-        1
+///
+/// A settling statistic (`first`, `any`, `all`: [`GroupStatistic::SETTLES`])
+/// takes chunks long enough that most of each is read after every label
+/// has settled (labels only, no states): a chunk of random labels settles
+/// after about `L·ln L` values (the coupon collector's count), each a write
+/// to a random state, so each chunk is at least four times that. Eight
+/// chunks of 10M values over 100,000 labels each held about that many
+/// values: eight tables written at random nearly throughout, where two
+/// write about a quarter of theirs.
+fn chunk_count(n_out: usize, n_in: usize, num_labels: usize, settles: bool) -> usize {
+    if n_out >= 4 {
+        return 1;
     }
+    let mut least = MIN_TASK.max(4 * num_labels);
+    if settles && num_labels > 1 {
+        let to_settle = num_labels as f64 * (num_labels as f64).ln();
+        least = least.max((4.0 * to_settle) as usize);
+    }
+    (n_in / least).clamp(1, MAX_CHUNKS)
 }
 
 /// The number of labels: `given`, checked against the largest label, or
@@ -385,7 +398,9 @@ fn merge_tables<E: Element, T: GroupStatistic<E>>(
     num_labels: usize,
 ) -> Result<Vec<T::Output>> {
     let stride = table_stride::<T::State>(num_labels);
-    let per_task = MIN_TASK.max(num_labels.div_ceil(threads()));
+    // a label's work is a merge per chunk: tasks of `MIN_TASK` merges
+    let chunks = tables.len().div_ceil(stride).max(1);
+    let per_task = (MIN_TASK / chunks).max(num_labels.div_ceil(threads()));
     let parts = map_tasks(
         num_labels.div_ceil(per_task),
         |t| -> Result<Vec<T::Output>> {
@@ -553,7 +568,7 @@ pub(crate) fn group_reduce<E: Element, T: GroupStatistic<E>>(
     // made `num_labels = 2**24` probe 9 GiB where 1.3 GiB is used.
     let per_result = |n_out, n_in, num_labels| {
         std::mem::size_of::<T::Output>()
-            + chunk_count(n_out, n_in, num_labels) * std::mem::size_of::<T::State>()
+            + chunk_count(n_out, n_in, num_labels, T::SETTLES) * std::mem::size_of::<T::State>()
     };
     let g = Grouping::new(
         values,
@@ -570,7 +585,7 @@ pub(crate) fn group_reduce<E: Element, T: GroupStatistic<E>>(
     let (n_out, n_in, num_labels) = (g.n_out, g.n_in, g.num_labels);
     let labels = g.labels();
     // few outputs of many values: chunks of each output's values
-    let chunks = chunk_count(n_out, n_in, num_labels);
+    let chunks = chunk_count(n_out, n_in, num_labels, T::SETTLES);
     let mut out = Vec::with_capacity(n_out * num_labels);
     if chunks > 1 {
         let len = n_in.div_ceil(chunks);
@@ -950,7 +965,7 @@ mod tests {
         // one output of many values: several chunks
         let n = 3 * MIN_TASK + 5;
         let labels: Vec<i64> = (0..n as i64).map(|i| (i * 7919) % 11 - 1).collect();
-        assert!(chunk_count(1, n, 5) > 1);
+        assert!(chunk_count(1, n, 5, false) > 1);
         let v = Array1::from_elem(n, 1.0).into_dyn();
         let l = Array1::from(labels.clone()).into_dyn();
         assert_eq!(sum(&v, &l, Axes::All, 5), err(9, 5));
@@ -992,10 +1007,16 @@ mod tests {
         assert_eq!(r, Err(Error::OutOfMemory { bytes: want }));
         // many values in few groups: the chunks (each a state per label)
         // are unchanged by the estimate
-        assert_eq!(chunk_count(1, 8 * MIN_TASK, 3), MAX_CHUNKS);
-        assert_eq!(chunk_count(1, 3 * MIN_TASK, 3), 3);
-        assert_eq!(chunk_count(4, 8 * MIN_TASK, 3), 1);
-        assert_eq!(chunk_count(1, 4, groups), 1);
+        assert_eq!(chunk_count(1, 8 * MIN_TASK, 3, false), MAX_CHUNKS);
+        assert_eq!(chunk_count(1, 3 * MIN_TASK, 3, false), 3);
+        assert_eq!(chunk_count(4, 8 * MIN_TASK, 3, false), 1);
+        assert_eq!(chunk_count(1, 4, groups, false), 1);
+        // a settling statistic: chunks of at least four times the values
+        // its labels take to settle, where there are many labels
+        assert_eq!(chunk_count(1, 8 * MIN_TASK, 3, true), MAX_CHUNKS);
+        assert_eq!(chunk_count(1, 10_000_000, 100_000, false), MAX_CHUNKS);
+        assert_eq!(chunk_count(1, 10_000_000, 100_000, true), 2);
+        assert_eq!(chunk_count(1, 1_000_000, 100_000, true), 1);
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! Argmin / argmax kernels: the first extremum and its position.
 
 use super::extremum::{better, lanes_extremum_in_registers};
-use super::reducer::{fold_tree, rows_in_fours, Reducer, LANES};
+use super::reducer::{fold_tree, row_pairs, rows_in_fours, Reducer, LANES};
 use crate::element::Element;
 use crate::states::{beats, ArgExtremum, State};
 
@@ -202,12 +202,17 @@ impl<E: Element, const MAX: bool> Reducer<E> for ArgReducer<MAX> {
             }
             r += 4;
         }
-        for row in one_by_one {
-            let (best, at, row) = (&mut best[..n], &mut at[..n], &row[..n]);
+        for (r0, r1, count) in row_pairs(one_by_one) {
+            let (best, at, r0, r1) = (&mut best[..n], &mut at[..n], &r0[..n], &r1[..n]);
+            // an odd last row is offered twice with one index: kept as once
+            let r_next = r + count as u32 - 1;
             for j in 0..n {
-                offer::<E, MAX>(&mut best[j], &mut at[j], row[j], r);
+                let (mut b, mut a) = (best[j], at[j]);
+                offer::<E, MAX>(&mut b, &mut a, r0[j], r);
+                offer::<E, MAX>(&mut b, &mut a, r1[j], r_next);
+                (best[j], at[j]) = (b, a);
             }
-            r += 1;
+            r = r_next + 1;
         }
         for j in 0..states.len() {
             if at[j] != u32::MAX {

@@ -1,6 +1,6 @@
 //! Minimum and maximum kernels.
 
-use super::reducer::{first_valid, fold_tree, rows_in_fours, Reducer, LANES};
+use super::reducer::{first_valid, fold_tree, row_pairs, rows_in_fours, Reducer, LANES};
 use super::register::statistics;
 use crate::element::Element;
 use crate::simd::prefetch::prefetch_ahead;
@@ -197,10 +197,11 @@ macro_rules! extremum_reducer {
                         best[j] = better::<E, $max>(b, r3[j]);
                     }
                 }
-                for row in one_by_one {
-                    let (best, row) = (&mut best[..n], &row[..n]);
+                for (r0, r1, _) in row_pairs(one_by_one) {
+                    let (best, r0, r1) = (&mut best[..n], &r0[..n], &r1[..n]);
                     for j in 0..n {
-                        best[j] = better::<E, $max>(best[j], row[j]);
+                        let b = better::<E, $max>(best[j], r0[j]);
+                        best[j] = better::<E, $max>(b, r1[j]);
                     }
                 }
                 for j in 0..states.len() {

@@ -3,7 +3,7 @@
 use super::reducer::Reducer;
 use super::register::statistics;
 use super::sum::{column_sums, short_sum, sum_into};
-use crate::element::{Accumulator, Element};
+use crate::element::Element;
 use crate::states::{Mean, State, Sum};
 
 /// [`nanmean`](crate::nanmean): compensated sum and count in the element's floating type.
@@ -28,13 +28,8 @@ impl<E: Element> Reducer<E> for NanMean {
     #[inline(always)]
     fn push_value(&self, st: &mut Self::State, x: E) {
         // as `NanSum`'s: NaN adds zero to the sum and nothing to the count
-        let nan = x.is_nan_value();
-        st.sum.push_branch_free(if nan {
-            <E::Float as Accumulator>::zero()
-        } else {
-            x.to_float()
-        });
-        st.count += u64::from(!nan);
+        st.sum.push_branch_free(x.to_float_nan_zero());
+        st.count += u64::from(!x.is_nan_value());
     }
     const SHORT: bool = true;
     const PREFETCH_SHORT: bool = true;
