@@ -28,12 +28,12 @@ pub(crate) const ROW_BLOCK: usize = 64;
 pub(crate) const COL_TILE: usize = 8192;
 
 /// How many of `rows` the column loops of `push_rows` take four at a time
-/// (the rest one at a time, or two: [`row_pairs`]), for a column state of `state_bytes`: four rows
-/// per pass load and store the state once per four rows, which pays where
-/// the state and the rows streaming past it do not fit L1 together (a whole
-/// 8192-column tile: 32–96 KB, a 32 KB L1); where they fit, one row per pass
-/// measured faster (`nanmin` along axis 0 of a (10000, 1000) `f32` array,
-/// idle machine, median of 25 calls: 1.09 ms one row per pass, 1.48 ms four).
+/// (the rest one at a time, or two: [`row_pairs`]), for a column state of
+/// `state_bytes`: four rows per pass load and store the state once per
+/// four rows, which pays where the state and the rows streaming past it do
+/// not fit L1 together (a whole 8192-column tile: 32–96 KB, a 32 KB L1);
+/// where they fit, one row per pass measured faster (`nanmin` along axis 0
+/// of a (10000, 1000) `f32` array, before the pairs).
 #[inline(always)]
 pub(crate) fn rows_in_fours(rows: usize, state_bytes: usize) -> usize {
     const HALF_L1_BYTES: usize = 16 * 1024;
