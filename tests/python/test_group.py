@@ -191,6 +191,32 @@ def test_var_std_ddof(ddof: int) -> None:
         _close(got, want, values.dtype)
 
 
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+@pytest.mark.parametrize("first", ["near", "far"])
+def test_var_of_random_labels_is_two_pass_accurate(dtype: str, first: str) -> None:
+    """Values one at a time (random labels) about a large offset, some
+    groups led by a far value: each group's variance within ``4·n·eps`` of
+    the exact one (``fractions.Fraction``), as a two-pass variance is. A sum
+    of squares loses it all here (``mean²/var = 1e16``)."""
+    from fractions import Fraction
+
+    rng = np.random.default_rng(11)
+    n, groups = 40_000, 37
+    values = (1e8 + rng.standard_normal(n)).astype(dtype)
+    values[rng.random(n) < 0.1] = np.nan
+    labels = rng.integers(0, groups, n)
+    if first == "far":
+        for g in range(0, groups, 3):
+            values[np.flatnonzero(labels == g)[0]] = -1e11 if g % 2 else 1e11
+    got = nanops.group_nanvar(values, labels, num_labels=groups, ddof=1)
+    eps = float(np.finfo(dtype).eps)
+    for g in range(groups):
+        v = [Fraction(float(x)) for x in values[labels == g] if not np.isnan(x)]
+        mean = sum(v, Fraction(0)) / len(v)
+        var = sum(((x - mean) ** 2 for x in v), Fraction(0)) / (len(v) - 1)
+        assert abs(Fraction(float(got[g])) - var) <= 4 * len(v) * eps * var, (g, got[g])
+
+
 @pytest.mark.parametrize("bias", [True, False])
 def test_skew_kurt_bias_fisher(bias: bool) -> None:
     rng = np.random.default_rng(7)

@@ -33,7 +33,8 @@ use super::statistic::report;
 use crate::element::{Element, QuantileElement};
 use crate::error::{ensure_memory, Result};
 use crate::group::{
-    GroupArg, GroupEnd, GroupFunction, GroupQuantiles, GroupSumOfSquares, GroupTruth, Streaming,
+    GroupArg, GroupEnd, GroupFunction, GroupMoments, GroupQuantiles, GroupSumOfSquares, GroupTruth,
+    Streaming,
 };
 use crate::options::{Axes, Ddof, NanPolicy, QuantileMethod, QuantileOptions};
 use crate::reduce::{
@@ -1409,7 +1410,7 @@ nan_functions! {
     /// assert!(v[1].is_nan()); // one value, ddof = 1
     /// # Ok::<(), nanops::Error>(())
     /// ```
-    group fn group_nanvar(ddof: impl Into<Ddof>) -> E::Var where E: Element = Streaming(VarOrStd::from(NanVar(ddof.into())));
+    group fn group_nanvar(ddof: impl Into<Ddof>) -> E::Var where E: Element = GroupMoments(VarOrStd::from(NanVar(ddof.into())));
 
     /// Standard deviation of the non-NaN values of each group with `ddof`; NaN where `count − ddof ≤ 0`.
     ///
@@ -1435,7 +1436,7 @@ nan_functions! {
     /// assert_eq!(nanops::group_nanstd(&a, &labels, 0, None, 0.0)?, array![1.0, 0.0].into_dyn());
     /// # Ok::<(), nanops::Error>(())
     /// ```
-    group fn group_nanstd(ddof: impl Into<Ddof>) -> E::Var where E: Element = Streaming(VarOrStd::from(NanStd(ddof.into())));
+    group fn group_nanstd(ddof: impl Into<Ddof>) -> E::Var where E: Element = GroupMoments(VarOrStd::from(NanStd(ddof.into())));
 
     /// Skewness of the non-NaN values of each group, as [`nanskew`] (scipy's `skew`); NaN for fewer than two values.
     ///

@@ -22,27 +22,41 @@ const LEADING_MIN_OUTPUTS: usize = 4096;
 
 /// How many chunks each output's values are split into, a state per label
 /// each: several only for few outputs of many values. The count depends on
-/// the shape only, so the bits are the same for any number of threads.
+/// the shape only, so the bits are the same for any number of threads; it
+/// is a power of two (three chunks on two threads leave one idle a third of
+/// the time).
+///
+/// Each label costs each chunk more than its values: its state's memory
+/// (the first touch of a table's pages), the entry of its first value and
+/// a merge, together the time of some dozens of values. So a chunk takes at
+/// least [`VALUES_PER_LABEL`] values per label, but values for two tasks
+/// make two chunks whatever the labels (a second thread is worth more):
+/// eight chunks of 10M values over 100,000 labels held about 12 values per
+/// label each, and their tables took more time than the values.
 ///
 /// A settling statistic (`first`, `any`, `all`: [`GroupStatistic::SETTLES`])
 /// takes chunks long enough that most of each is read after every label
 /// has settled (labels only, no states): a chunk of random labels settles
 /// after about `L·ln L` values (the coupon collector's count), each a write
-/// to a random state, so each chunk is at least four times that. Eight
-/// chunks of 10M values over 100,000 labels each held about that many
-/// values: eight tables written at random nearly throughout, where two
-/// write about a quarter of theirs.
+/// to a random state, so each chunk is at least four times that.
 fn chunk_count(n_out: usize, n_in: usize, num_labels: usize, settles: bool) -> usize {
     if n_out >= 4 {
         return 1;
     }
-    let mut least = MIN_TASK.max(4 * num_labels);
+    let mut least = MIN_TASK.max(VALUES_PER_LABEL * num_labels);
+    let mut fewest = if n_in >= 2 * MIN_TASK { 2 } else { 1 };
     if settles && num_labels > 1 {
         let to_settle = num_labels as f64 * (num_labels as f64).ln();
         least = least.max((4.0 * to_settle) as usize);
+        fewest = 1;
     }
-    (n_in / least).clamp(1, MAX_CHUNKS)
+    let chunks = (n_in / least).clamp(fewest, MAX_CHUNKS);
+    // the largest power of two not above
+    1 << chunks.ilog2()
 }
+
+/// The fewest values per label a chunk takes (see [`chunk_count`]).
+const VALUES_PER_LABEL: usize = 32;
 
 /// The number of labels: `given`, checked against the largest label, or
 /// the largest label plus one (0 when every label is negative).
@@ -1008,13 +1022,20 @@ mod tests {
         // many values in few groups: the chunks (each a state per label)
         // are unchanged by the estimate
         assert_eq!(chunk_count(1, 8 * MIN_TASK, 3, false), MAX_CHUNKS);
-        assert_eq!(chunk_count(1, 3 * MIN_TASK, 3, false), 3);
+        // a power of two
+        assert_eq!(chunk_count(1, 3 * MIN_TASK, 3, false), 2);
+        assert_eq!(chunk_count(1, 7 * MIN_TASK, 3, false), 4);
         assert_eq!(chunk_count(4, 8 * MIN_TASK, 3, false), 1);
         assert_eq!(chunk_count(1, 4, groups, false), 1);
+        // many labels: values per label in each chunk, but two chunks
+        // where there are values for two tasks
+        assert_eq!(chunk_count(1, 10_000_000, 100_000, false), 2);
+        assert_eq!(chunk_count(1, 1_000_000, 100_000, false), 2);
+        assert_eq!(chunk_count(1, 2 * MIN_TASK - 1, 100_000, false), 1);
+        assert_eq!(chunk_count(1, 10_000_000, 10_000, false), MAX_CHUNKS);
         // a settling statistic: chunks of at least four times the values
         // its labels take to settle, where there are many labels
         assert_eq!(chunk_count(1, 8 * MIN_TASK, 3, true), MAX_CHUNKS);
-        assert_eq!(chunk_count(1, 10_000_000, 100_000, false), MAX_CHUNKS);
         assert_eq!(chunk_count(1, 10_000_000, 100_000, true), 2);
         assert_eq!(chunk_count(1, 1_000_000, 100_000, true), 1);
     }

@@ -26,7 +26,7 @@ pub(crate) mod statistic;
 pub(crate) use driver::group_reduce;
 pub(crate) use order::{group_order, GroupQuantiles};
 pub(crate) use statistic::{
-    GroupArg, GroupEnd, GroupStatistic, GroupSumOfSquares, GroupTruth, Streaming,
+    GroupArg, GroupEnd, GroupMoments, GroupStatistic, GroupSumOfSquares, GroupTruth, Streaming,
 };
 
 use crate::element::{Element, QuantileElement};
@@ -81,6 +81,7 @@ streaming_function!(
     [const LAST: bool] GroupEnd<LAST>,
     [const ALL: bool] GroupTruth<ALL>,
     [] GroupSumOfSquares,
+    [] GroupMoments,
 );
 
 impl<E: QuantileElement> GroupFunction<E> for GroupQuantiles<'_> {

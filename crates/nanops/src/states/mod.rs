@@ -26,6 +26,7 @@ mod extremum;
 mod mean;
 mod moments;
 mod product;
+mod recentered;
 mod state;
 mod sum;
 
@@ -35,5 +36,6 @@ pub use extremum::*;
 pub use mean::*;
 pub use moments::*;
 pub use product::*;
+pub use recentered::*;
 pub use state::*;
 pub use sum::*;

@@ -171,6 +171,29 @@ impl<F: FloatAcc> Moments<F> {
         let mean = self.pivot + self.shift;
         (2 * self.n >= block_len as u64 && self.n > 0 && mean.abs2().is_finite()).then_some(mean)
     }
+    /// The same moments with the pivot moved to the mean (rounded), the
+    /// shift holding what the rounding left: `(pivot − mean) + shift`,
+    /// whose difference is exact where the two are within a factor of two
+    /// (Sterbenz). A mean that is not finite goes to the shift, about a
+    /// pivot of zero: the pivot stays finite, a center values can be taken
+    /// from.
+    #[inline(always)]
+    pub(crate) fn recentered(self) -> Self {
+        let mean = self.pivot + self.shift;
+        if mean.all_finite() {
+            Moments {
+                pivot: mean,
+                shift: (self.pivot - mean) + self.shift,
+                ..self
+            }
+        } else {
+            Moments {
+                pivot: F::zero(),
+                shift: mean,
+                ..self
+            }
+        }
+    }
     /// Number of values.
     pub fn count(&self) -> u64 {
         self.n
