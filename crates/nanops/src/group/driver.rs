@@ -712,7 +712,7 @@ fn leading_reduce<E: Element, T: GroupStatistic<E>>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::group::statistic::{GroupArg, GroupEnd, GroupTruth, Streaming};
+    use crate::group::statistic::{GroupArg, GroupEnd, GroupMoments, GroupTruth, Streaming};
     use crate::reduce::{NanMean, NanSum};
     use ndarray::{array, Array1};
 
@@ -753,7 +753,7 @@ mod tests {
                         l,
                         a,
                         None,
-                        &Streaming(VarOrStd::from(NanVar(Ddof(1.0)))),
+                        &GroupMoments(VarOrStd::from(NanVar(Ddof(1.0)))),
                         "v",
                     ),
                     3 => group_reduce(v, l, a, None, &Streaming(NanMax), "x"),

@@ -117,7 +117,7 @@ where
 /// [`nanvar`](crate::nanvar) or [`nanstd`](crate::nanstd) of each label
 /// (numbagg's `group_nanvar`/`group_nanstd`): [`Streaming`]'s, but a value
 /// that comes alone (random labels) enters by [`RecenteredMoments`], a
-/// subtraction and two additions, rather than by Welford's update, whose
+/// subtraction, a product and two additions, rather than by Welford's update, whose
 /// division at each value took most of the time; and its state is 32 bytes
 /// rather than 40 (a table of random labels is read at random). Runs go to
 /// the reduce family's kernel, as in [`Streaming`], and merge in.
