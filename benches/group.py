@@ -2,11 +2,12 @@
 ``group_nan*``, flox's ``groupby_reduce`` (numpy and numbagg engines) and
 pandas ``Series.groupby`` in one process.
 
-10M values, 10% NaN at random, float64 and float32; 10 / 1,000 / 100,000
-groups; labels sorted (runs of equal labels) and random. Each round calls
-every function once (rounds interleaved); a case reports the fastest of its
-rounds for each library and the ratio fastest peer / nanops. Peers get the
-same labels (no negative ones) and the number of groups where they take it.
+10M and 1M values, 10% NaN at random, float64 and float32; 10 / 1,000 /
+100,000 groups; labels sorted (runs of equal labels) and random. Each round
+calls every function once (rounds interleaved; three times the rounds for
+1M values); a case reports the fastest of its rounds for each library and
+the ratio fastest peer / nanops. Peers get the same labels (no negative
+ones) and the number of groups where they take it.
 
     python3 benches/group.py                        # 3 rounds, prints a table
     python3 benches/group.py --write                # and rewrites BENCHMARKS.md's section
@@ -34,7 +35,7 @@ try:
 except ImportError:  # flox is optional
     flox = None
 
-N = 10_000_000
+SIZES = (10_000_000, 1_000_000)
 FUNCS = ("sum", "mean", "var", "max", "count", "first", "median", "quantile")
 #: numbagg has no group median or quantile; flox's numbagg engine falls back
 #: to its numpy engine for them (so only flox-numpy is timed)
@@ -80,6 +81,12 @@ def fastest(calls: dict[str, Callable[[], object]], rounds: int) -> dict[str, fl
     return best
 
 
+def rounds_for(n: int, rounds: int) -> int:
+    """More rounds for fewer values: a call of 1M values takes a few ms,
+    where the machine's noise is a larger part (3× the rounds)."""
+    return rounds * max(1, SIZES[0] // (3 * n))
+
+
 LIBS = ("nanops", "numbagg", "flox-numpy", "flox-numbagg", "pandas")
 
 
@@ -88,6 +95,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--funcs", default=",".join(FUNCS))
     parser.add_argument("--groups", default=",".join(map(str, GROUPS)))
+    parser.add_argument("--sizes", default=",".join(map(str, SIZES)))
     parser.add_argument("--dtypes", default="float64,float32")
     parser.add_argument("--orders", default="sorted,random")
     parser.add_argument("--write", action="store_true", help="rewrite BENCHMARKS.md's section")
@@ -99,41 +107,42 @@ def main() -> None:
         for f in args.funcs.split(","):
             if f not in ORDER:
                 getattr(numbagg, f"group_nan{f}")(np.ones(10, dt), np.arange(10) % 3, num_labels=3)
-    head = ("| dtype   | labels | groups | func     | nanops ms | numbagg ms | flox-numpy ms "
+    head = ("| values     | dtype   | labels | groups | func     | nanops ms | numbagg ms | flox-numpy ms "
             "| flox-numbagg ms | pandas ms | peer / nanops |")
     rule = "|" + "|".join("-" * (len(c)) for c in head.split("|")[1:-1]) + "|"
     lines = [head, rule]
     print(head)
     print(rule)
-    for dt in args.dtypes.split(","):
-        a = rng.standard_normal(N).astype(dt)
-        a[rng.random(N) < 0.1] = np.nan
+    for n, dt in ((n, dt) for n in map(int, args.sizes.split(",")) for dt in args.dtypes.split(",")):
+        a = rng.standard_normal(n).astype(dt)
+        a[rng.random(n) < 0.1] = np.nan
         for order in args.orders.split(","):
             for g in map(int, args.groups.split(",")):
-                labels = rng.integers(0, g, N)
+                labels = rng.integers(0, g, n)
                 if order == "sorted":
                     labels.sort()
                 for func in args.funcs.split(","):
                     calls = {"nanops": ours(func, a, labels, g)}
                     calls |= peers(func, a, labels, g)
-                    best = fastest(calls, args.rounds)
+                    best = fastest(calls, rounds_for(n, args.rounds))
                     peer = min(v for k, v in best.items() if k != "nanops")
                     cell = lambda k: f"{best[k] * 1e3:.1f}" if k in best else "—"  # noqa: E731
-                    line = (f"| {dt:<7} | {order:<6} | {g:>6} | {func:<8} | {cell('nanops'):>9} "
+                    line = (f"| {n:>10,} | {dt:<7} | {order:<6} | {g:>6} | {func:<8} | {cell('nanops'):>9} "
                             f"| {cell('numbagg'):>10} | {cell('flox-numpy'):>13} "
                             f"| {cell('flox-numbagg'):>15} | {cell('pandas'):>9} "
-                            f"| {peer / best['nanops']:>12.1f}x |")
+                            f"| {peer / best['nanops']:>12.2f}x |")
                     print(line, flush=True)
                     lines.append(line)
     if args.write:
-        opts = "".join(f" --{k} {getattr(args, k)}" for k in ("rounds", "funcs", "groups", "dtypes", "orders")
+        opts = "".join(f" --{k} {getattr(args, k)}" for k in ("rounds", "funcs", "groups", "sizes", "dtypes", "orders")
                        if str(getattr(args, k)) != parser.get_default(k).__str__())
         cmd = "python3 benches/group.py --write" + opts
         fv = flox.__version__ if flox is not None else "absent"
         section = (
             "## Group-by\n\n"
             f"`{cmd}` ({os.cpu_count()} CPUs; numbagg {numbagg.__version__}, flox {fv}, pandas "
-            f"{pd.__version__}; fastest of {args.rounds} interleaved rounds; {N:,} values, 10% NaN; "
+            f"{pd.__version__}; fastest of {args.rounds} interleaved rounds, of {rounds_for(1_000_000, args.rounds)} for 1M "
+            "values; 10% NaN; "
             "labels in 0..groups, sorted or random; quantile: q=0.9, linear; flox `groupby_reduce(..., expected_groups="
             "arange(groups), engine=...)`; pandas `Series.groupby(labels).func()`):\n\n"
             + "\n".join(lines) + "\n"

@@ -10,6 +10,7 @@ use crate::par::{map_chunks_mut, map_tasks, threads, uninit_output, HandOff, MIN
 use crate::simd::dispatch::dispatch;
 use crate::simd::prefetch::prefetch;
 use ndarray::{ArrayD, ArrayViewD, IxDyn};
+use std::mem::MaybeUninit;
 use std::sync::atomic::{AtomicI64, Ordering};
 
 /// Most chunks one output's values are split into (each holds a state per label).
@@ -38,17 +39,20 @@ const LEADING_MIN_OUTPUTS: usize = 4096;
 /// takes chunks long enough that most of each is read after every label
 /// has settled (labels only, no states): a chunk of random labels settles
 /// after about `L·ln L` values (the coupon collector's count), each a write
-/// to a random state, so each chunk is at least four times that.
+/// to a random state, so each chunk is at least four times that. Still
+/// two chunks where there are values for two tasks: each thread then
+/// settles the labels once and reads at most half the rest (one chunk on
+/// one thread: 1M values over 100,000 labels, which never settle, read
+/// at half the speed).
 fn chunk_count(n_out: usize, n_in: usize, num_labels: usize, settles: bool) -> usize {
     if n_out >= 4 {
         return 1;
     }
     let mut least = MIN_TASK.max(VALUES_PER_LABEL * num_labels);
-    let mut fewest = if n_in >= 2 * MIN_TASK { 2 } else { 1 };
+    let fewest = if n_in >= 2 * MIN_TASK { 2 } else { 1 };
     if settles && num_labels > 1 {
         let to_settle = num_labels as f64 * (num_labels as f64).ln();
         least = least.max((4.0 * to_settle) as usize);
-        fewest = 1;
     }
     let chunks = (n_in / least).clamp(fewest, MAX_CHUNKS);
     // the largest power of two not above
@@ -349,16 +353,16 @@ fn out_of_range(missing: i64, num_labels: usize) -> Result<()> {
     })
 }
 
-/// Appends the results of `states` to `out`; an empty group whose result
-/// the output type cannot hold is [`Error::EmptyGroup`].
+/// Writes the results of `states` to `out` (one slot per state); an empty
+/// group whose result the output type cannot hold is [`Error::EmptyGroup`].
 fn finish_into<E: Element, T: GroupStatistic<E>>(
     stat: &T,
     op: &'static str,
     states: &[T::State],
-    out: &mut Vec<T::Output>,
+    out: &mut [MaybeUninit<T::Output>],
 ) -> Result<()> {
-    for (group, st) in states.iter().enumerate() {
-        out.push(stat.finish(st).ok_or(Error::EmptyGroup { op, group })?);
+    for (group, (st, slot)) in states.iter().zip(out).enumerate() {
+        slot.write(stat.finish(st).ok_or(Error::EmptyGroup { op, group })?);
     }
     Ok(())
 }
@@ -401,43 +405,66 @@ fn chunk_tables<S: Default + Send + Sync>(
     unsafe { tables.assume_init() }
 }
 
-/// The result of each label from its states in `tables` (the chunks' sets
-/// of `num_labels`, in order, from [`chunk_tables`]), merged in chunk
-/// order. Labels are split among the threads: a label's merges do not
-/// depend on the split, so neither do the bits.
+/// Writes the result of each label to `out` from its states in `tables`
+/// (the chunks' sets of `out.len()` labels, in order, from
+/// [`chunk_tables`]), merged in chunk order. Labels are split among the
+/// threads: a label's merges do not depend on the split, so neither do the
+/// bits.
 fn merge_tables<E: Element, T: GroupStatistic<E>>(
     stat: &T,
     op: &'static str,
     tables: &[T::State],
-    num_labels: usize,
-) -> Result<Vec<T::Output>> {
+    out: &mut [MaybeUninit<T::Output>],
+) -> Result<()> {
+    let num_labels = out.len();
     let stride = table_stride::<T::State>(num_labels);
-    // a label's work is a merge per chunk: tasks of `MIN_TASK` merges
     let chunks = tables.len().div_ceil(stride).max(1);
-    let per_task = (MIN_TASK / chunks).max(num_labels.div_ceil(threads()));
-    let parts = map_tasks(
-        num_labels.div_ceil(per_task),
-        |t| -> Result<Vec<T::Output>> {
-            let labels = t * per_task..((t + 1) * per_task).min(num_labels);
-            let mut part = Vec::with_capacity(labels.len());
-            for label in labels {
+    // a label's work is a merge per chunk: tasks of at least `MIN_TASK`
+    // merges, at most one per thread, of equal size
+    let most = (MIN_TASK / chunks)
+        .max(num_labels.div_ceil(threads()))
+        .max(1);
+    let per_task = num_labels.div_ceil(num_labels.div_ceil(most).max(1)).max(1);
+    let done = map_chunks_mut(HandOff::CallerWorks, out, per_task, |t, slots| {
+        merge_labels(stat, op, tables, stride, t * per_task, slots)
+    });
+    done.into_iter().collect()
+}
+
+/// [`merge_tables`]' task: the results of labels `first..first +
+/// slots.len()`, each its states merged across the chunks (each `stride`
+/// states along `tables`) and finished into its slot.
+///
+/// Not inlined, and compiled for the machine's instruction set: one call
+/// per task, a label's merge and finish in the loop (inside the generic
+/// walk of the tasks they ran as baseline code, a call per merge).
+#[inline(never)]
+fn merge_labels<E: Element, T: GroupStatistic<E>>(
+    stat: &T,
+    op: &'static str,
+    tables: &[T::State],
+    stride: usize,
+    first: usize,
+    slots: &mut [MaybeUninit<T::Output>],
+) -> Result<()> {
+    E::dispatch(
+        #[inline(always)]
+        || {
+            let chunks = tables.len().div_ceil(stride).max(1);
+            for (k, slot) in slots.iter_mut().enumerate() {
+                let label = first + k;
                 let mut st = tables[label].clone();
-                for later in tables[label..].iter().step_by(stride).skip(1) {
-                    stat.merge(&mut st, later);
+                for c in 1..chunks {
+                    stat.merge(&mut st, &tables[c * stride + label]);
                 }
-                part.push(
-                    stat.finish(&st)
-                        .ok_or(Error::EmptyGroup { op, group: label })?,
-                );
+                let result = stat
+                    .finish(&st)
+                    .ok_or(Error::EmptyGroup { op, group: label })?;
+                slot.write(result);
             }
-            Ok(part)
+            Ok(())
         },
-    );
-    let mut out = Vec::with_capacity(num_labels);
-    for part in parts {
-        out.extend(part?);
-    }
-    Ok(out)
+    )
 }
 
 /// The grouping of one call: labels checked, the values with the grouped
@@ -600,11 +627,16 @@ pub(crate) fn group_reduce<E: Element, T: GroupStatistic<E>>(
     let labels = g.labels();
     // few outputs of many values: chunks of each output's values
     let chunks = chunk_count(n_out, n_in, num_labels, T::SETTLES);
-    let mut out = Vec::with_capacity(n_out * num_labels);
-    if chunks > 1 {
+    // the results are written in place, each output's labels by the task
+    // that finishes them (no parts collected and copied)
+    let mut out = uninit_output::<T::Output>(n_out * num_labels);
+    if num_labels == 0 && n_out > 0 {
+        // no result to write, but the labels are still checked
+        out_of_range(fold(stat, &mut [], g.row(0), labels, 0), 0)?;
+    } else if chunks > 1 {
         let len = n_in.div_ceil(chunks);
         let missing = AtomicI64::new(-1);
-        for r in 0..n_out {
+        for (r, results) in out.chunks_mut(num_labels).enumerate() {
             let xs = g.row(r);
             let tables = chunk_tables(chunks, num_labels, |c, states| {
                 let lo = (c * len).min(n_in);
@@ -613,27 +645,34 @@ pub(crate) fn group_reduce<E: Element, T: GroupStatistic<E>>(
                 missing.fetch_max(m, Ordering::Relaxed);
             });
             out_of_range(missing.load(Ordering::Relaxed), num_labels)?;
-            out.extend(merge_tables(stat, op, &tables, num_labels)?);
+            merge_tables(stat, op, &tables, results)?;
         }
     } else {
         // many outputs: blocks of whole outputs per task
         let per_task = (MIN_TASK / n_in.max(1)).max(1);
-        let tasks = n_out.div_ceil(per_task);
-        let parts = map_tasks(tasks, |t| -> Result<Vec<T::Output>> {
-            let rows = t * per_task..((t + 1) * per_task).min(n_out);
-            let mut part = Vec::with_capacity(rows.len() * num_labels);
-            let mut states = vec![T::State::default(); num_labels];
-            for r in rows {
-                states.fill(T::State::default());
-                out_of_range(fold(stat, &mut states, g.row(r), labels, 0), num_labels)?;
-                finish_into(stat, op, &states, &mut part)?;
-            }
-            Ok(part)
-        });
-        for part in parts {
-            out.extend(part?);
-        }
+        let done = map_chunks_mut(
+            HandOff::CallerWorks,
+            &mut out,
+            per_task * num_labels,
+            |t, results| -> Result<()> {
+                let mut states = vec![T::State::default(); num_labels];
+                for (k, row_results) in results.chunks_mut(num_labels).enumerate() {
+                    if k > 0 {
+                        states.fill(T::State::default());
+                    }
+                    let row = g.row(t * per_task + k);
+                    out_of_range(fold(stat, &mut states, row, labels, 0), num_labels)?;
+                    finish_into(stat, op, &states, row_results)?;
+                }
+                Ok(())
+            },
+        );
+        done.into_iter().collect::<Result<()>>()?;
     }
+    // SAFETY: every slot was written: each output's labels by `merge_tables`
+    // or `finish_into`, which return an error (returned above) unless they
+    // wrote all; with no labels there is no slot.
+    let out = unsafe { out.assume_init() }.into_vec();
     Ok(ArrayD::from_shape_vec(IxDyn(&g.shape), out).expect("one result per output and label"))
 }
 
@@ -1003,6 +1042,13 @@ mod tests {
         let v = ndarray::Array2::<f64>::zeros((0, 4)).into_dyn();
         let l = array![0, 5, 1, 2].into_dyn();
         assert_eq!(sum(&v, &l, Axes::Many(vec![1]), 3), err(5, 3));
+        // no labels: no result to write, the labels still checked
+        let v = ndarray::Array2::from_elem((2, 3), 1.0).into_dyn();
+        let l = array![-1, 0, -1].into_dyn();
+        assert_eq!(sum(&v, &l, Axes::Many(vec![1]), 0), err(0, 0));
+        let l = array![-1, -1, -1].into_dyn();
+        let none = sum(&v, &l, Axes::Many(vec![1]), 0).unwrap();
+        assert_eq!(none.shape(), &[2, 0]);
     }
 
     #[test]
@@ -1034,10 +1080,13 @@ mod tests {
         assert_eq!(chunk_count(1, 2 * MIN_TASK - 1, 100_000, false), 1);
         assert_eq!(chunk_count(1, 10_000_000, 10_000, false), MAX_CHUNKS);
         // a settling statistic: chunks of at least four times the values
-        // its labels take to settle, where there are many labels
+        // its labels take to settle, where there are many labels, but two
+        // where there are values for two tasks
         assert_eq!(chunk_count(1, 8 * MIN_TASK, 3, true), MAX_CHUNKS);
-        assert_eq!(chunk_count(1, 10_000_000, 100_000, true), 2);
-        assert_eq!(chunk_count(1, 1_000_000, 100_000, true), 1);
+        assert_eq!(chunk_count(1, 10_000_000, 10_000, true), 8);
+        assert_eq!(chunk_count(1, 20_000_000, 100_000, true), 4);
+        assert_eq!(chunk_count(1, 1_000_000, 100_000, true), 2);
+        assert_eq!(chunk_count(1, 2 * MIN_TASK - 1, 100_000, true), 1);
     }
 
     #[test]
