@@ -41,9 +41,8 @@ const LEADING_MIN_OUTPUTS: usize = 4096;
 /// after about `L·ln L` values (the coupon collector's count), each a write
 /// to a random state, so each chunk is at least four times that. Still
 /// two chunks where there are values for two tasks: each thread then
-/// settles the labels once and reads at most half the rest (one chunk on
-/// one thread: 1M values over 100,000 labels, which never settle, read
-/// at half the speed).
+/// settles the labels once and reads at most half the rest (1M values
+/// over 100,000 labels, which never settle, were one chunk on one thread).
 fn chunk_count(n_out: usize, n_in: usize, num_labels: usize, settles: bool) -> usize {
     if n_out >= 4 {
         return 1;
