@@ -425,13 +425,13 @@ fn merge_tables<E: Element, T: GroupStatistic<E>>(
         .max(1);
     let per_task = num_labels.div_ceil(num_labels.div_ceil(most).max(1)).max(1);
     let done = map_chunks_mut(HandOff::CallerWorks, out, per_task, |t, slots| {
-        merge_labels(stat, op, tables, stride, t * per_task, slots)
+        merge_labels(stat, op, tables, (chunks, stride), t * per_task, slots)
     });
     done.into_iter().collect()
 }
 
 /// [`merge_tables`]' task: the results of labels `first..first +
-/// slots.len()`, each its states merged across the chunks (each `stride`
+/// slots.len()`, each its states merged across the `chunks` (each `stride`
 /// states along `tables`) and finished into its slot.
 ///
 /// Not inlined, and compiled for the machine's instruction set: one call
@@ -442,14 +442,13 @@ fn merge_labels<E: Element, T: GroupStatistic<E>>(
     stat: &T,
     op: &'static str,
     tables: &[T::State],
-    stride: usize,
+    (chunks, stride): (usize, usize),
     first: usize,
     slots: &mut [MaybeUninit<T::Output>],
 ) -> Result<()> {
     E::dispatch(
         #[inline(always)]
         || {
-            let chunks = tables.len().div_ceil(stride).max(1);
             for (k, slot) in slots.iter_mut().enumerate() {
                 let label = first + k;
                 let mut st = tables[label].clone();
