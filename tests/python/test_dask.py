@@ -236,6 +236,10 @@ def test_import_nanops_does_not_import_dask() -> None:
     assert out.stdout.strip() == "False"
 
 
+# Every wait on the cluster is bounded: a lost worker fails a test, never hangs the run.
+CLUSTER_TIMEOUT_S = 120
+
+
 @pytest.fixture(scope="module")
 def cluster_client() -> Any:
     distributed = pytest.importorskip("distributed")
@@ -243,12 +247,14 @@ def cluster_client() -> Any:
         warnings.simplefilter("ignore")
         cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                            dashboard_address=None, silence_logs=50)
-        client = distributed.Client(cluster)
+        # Not the default scheduler: the tests that follow in this module compute on
+        # threads, not on a cluster a test above killed a worker of.
+        client = distributed.Client(cluster, set_as_default=False)
     try:
         yield client
     finally:
-        client.close()
-        cluster.close()
+        client.close(timeout=CLUSTER_TIMEOUT_S)
+        cluster.close(timeout=CLUSTER_TIMEOUT_S)
 
 
 def test_reductions_on_a_local_cluster(cluster_client: Any) -> None:
@@ -257,7 +263,7 @@ def test_reductions_on_a_local_cluster(cluster_client: Any) -> None:
     x = da.from_array(values, chunks=(7, 11))
     for name in NAMES:
         lazy = _call(getattr(nanops, name), x, axis=0)
-        got = _call(cluster_client.compute(lazy).result)
+        got = _call(cluster_client.compute(lazy).result, timeout=CLUSTER_TIMEOUT_S)
         want = _call(getattr(nanops, name), values, axis=0)
         atol, rtol = _tolerance(name, values.dtype, values)
         np.testing.assert_allclose(got, want, atol=atol, rtol=rtol, equal_nan=True)
@@ -285,7 +291,7 @@ def test_order_graphs_of_other_groupings_share_no_key_on_a_cluster(cluster_clien
                 mock.patch.object(_dask_order, "_ROWS_PER_GROUP", 3 if small else 16384):
             lazy = nanops.nanquantile(x, [0.1, 0.5, 0.9], axis=0, method="inverted_cdf")
             keys.append(set(map(str, lazy.dask.keys())))
-            got = _call(cluster_client.compute(lazy).result)
+            got = _call(cluster_client.compute(lazy).result, timeout=CLUSTER_TIMEOUT_S)
         np.testing.assert_array_equal(got, want)
     shared = keys[0] & keys[1]
     assert all(str(x.name) in k for k in shared), shared  # the input's chunks alone
@@ -312,7 +318,7 @@ def test_a_worker_killed_mid_reduction_changes_nothing(cluster_client: Any) -> N
     pids = cluster_client.run(os.getpid)
     victim = sorted(pids.values())[0]
     os.kill(victim, signal.SIGKILL)  # the nanny starts a new worker; dask reruns the lost tasks
-    got = _call(future.result, timeout=120)
+    got = _call(future.result, timeout=CLUSTER_TIMEOUT_S)
     want = _call(nanops.nanvar, values, axis=0, ddof=1)
     np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12, equal_nan=True)
     assert not future.status == "error"
@@ -630,12 +636,12 @@ def test_dask_quantile_on_a_local_cluster_survives_a_killed_worker(
     time.sleep(0.5)  # some chunks done, some not
     pids = cluster_client.run(os.getpid)
     os.kill(sorted(pids.values())[0], signal.SIGKILL)
-    got = _call(future.result, timeout=120)
+    got = _call(future.result, timeout=CLUSTER_TIMEOUT_S)
     want = _call(nanops.nanquantile, values, [0.1, 0.5, 0.9], axis=0)
     np.testing.assert_array_equal(got, want)
     assert got.dtype == want.dtype
     # and over axis=None, which dask itself does not offer
-    got = _call(cluster_client.compute(nanops.nanmedian(x)).result, timeout=120)
+    got = _call(cluster_client.compute(nanops.nanmedian(x)).result, timeout=CLUSTER_TIMEOUT_S)
     np.testing.assert_array_equal(got, _call(nanops.nanmedian, values))
 
 
@@ -652,13 +658,14 @@ def test_weighted_dask_quantiles_on_a_local_cluster(cluster_client: Any) -> None
                 lazy = nanops.nanquantile(x, q, axis=axis, method=method, keepdims=kd,
                                           weights=weights)
                 assert not any("rechunk" in str(layer) for layer in lazy.dask.layers)
-                got = _call(cluster_client.compute(lazy).result, timeout=120)
+                got = _call(cluster_client.compute(lazy).result, timeout=CLUSTER_TIMEOUT_S)
                 want = _call(nanops.nanquantile, values, q, axis=axis, method=method,
                              keepdims=kd, weights=weights)
                 np.testing.assert_array_equal(got, want)
             lane = weights[0, :, 0]
             got = _call(cluster_client.compute(nanops.nanpercentile(
-                x, [30, 60], axis=1, method=method, weights=lane)).result, timeout=120)
+                x, [30, 60], axis=1, method=method, weights=lane)).result,
+                        timeout=CLUSTER_TIMEOUT_S)
             want = _call(nanops.nanpercentile, values, [30, 60], axis=1, method=method,
                          weights=lane)
             np.testing.assert_array_equal(got, want)
@@ -666,7 +673,8 @@ def test_weighted_dask_quantiles_on_a_local_cluster(cluster_client: Any) -> None
         nanops.nanquantile(x, 0.5, axis=1, weights=np.ones(11))
     with pytest.raises(ValueError, match="non-negative"):
         _call(cluster_client.compute(nanops.nanquantile(
-            x, 0.5, axis=1, method="inverted_cdf", weights=-np.ones(11))).result, timeout=120)
+            x, 0.5, axis=1, method="inverted_cdf", weights=-np.ones(11))).result,
+              timeout=CLUSTER_TIMEOUT_S)
 
 
 # --- group-by on dask: flox's map-reduce with nanops' kernels ---------------
@@ -778,7 +786,8 @@ def test_dask_group_by_on_a_local_cluster(cluster_client: Any) -> None:
     for name in GROUP_NAMES:
         want = _call(getattr(nanops, name), values, labels, axis=-1)
         got = _call(cluster_client.compute(_call(getattr(nanops, name), x, labels,
-                                                 axis=-1)).result)
+                                                 axis=-1)).result,
+                         timeout=CLUSTER_TIMEOUT_S)
         np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5, equal_nan=True)
 
 
@@ -854,7 +863,7 @@ def test_dask_group_fixes_on_a_local_cluster(cluster_client: Any) -> None:
     cplx = np.array([1 + 1j, 2, 3j, 4, np.nan, 1 - 2j])
     for name, values in (("group_nanmean", ints), ("group_nanvar", cplx)):
         lazy = getattr(nanops, name)(da.from_array(values, chunks=((2, 0, 4),)), labels)
-        got = cluster_client.compute(lazy).result(timeout=120)
+        got = cluster_client.compute(lazy).result(timeout=CLUSTER_TIMEOUT_S)
         np.testing.assert_allclose(got, getattr(nanops, name)(values, labels), rtol=1e-12)
 
 
@@ -915,7 +924,7 @@ def test_dask_group_products_on_a_local_cluster(cluster_client: Any) -> None:
         values = (rng.integers(-3, 4, (2, 60)) if dtype == "i8"
                   else product_factors(rng, (2, 60), dtype))
         lazy = nanops.group_nanprod(da.from_array(values, chunks=(1, 7)), labels, axis=1)
-        got = _call(cluster_client.compute(lazy).result, timeout=120)
+        got = _call(cluster_client.compute(lazy).result, timeout=CLUSTER_TIMEOUT_S)
         want = _call(nanops.group_nanprod, values, labels, axis=1)
         if dtype == "i8":
             np.testing.assert_array_equal(got, want)
