@@ -298,6 +298,22 @@ def test_bad_labels_are_clear_errors() -> None:
         nanops.group_nansum(v, np.array([0, 1, 0, 1]), num_labels=-1)
     with pytest.raises(TypeError):
         nanops.group_nansum(v, np.array([0, 1, 0, 1]), num_labels=1.5)
+
+
+@pytest.mark.parametrize("shape,labels_shape,axis", [
+    ((5,), (4,), None), ((3, 5), (4,), -1), ((3, 5), (4,), 1), ((3, 5), (3, 4), None),
+    ((2, 3, 5), (3, 4), (1, 2)), ((3, 5), (2,), 0),
+])
+def test_labels_of_the_wrong_shape_say_what_numbagg_says(
+        shape: tuple[int, ...], labels_shape: tuple[int, ...], axis: Any) -> None:
+    """Callers that match numbagg's message keep working (the same class and words)."""
+    numbagg = pytest.importorskip("numbagg")
+    values, labels = np.ones(shape), np.zeros(labels_shape, np.int64)
+    with pytest.raises(ValueError) as theirs:
+        numbagg.group_nansum(values, labels, axis=axis)
+    with pytest.raises(ValueError) as ours:
+        nanops.group_nansum(values, labels, axis=axis)
+    assert str(ours.value) == str(theirs.value)
     with pytest.raises(ValueError, match="group 1 has no value"):
         nanops.group_nanmin(np.array([3, 4]), np.array([0, 2]))
     with pytest.raises(TypeError):

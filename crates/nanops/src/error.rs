@@ -177,9 +177,12 @@ impl fmt::Display for Error {
                 let units = ["bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
                 write!(f, "Unable to allocate {size:.2} {} for the result and scratch buffers", units[unit])
             }
+            // numbagg's words and Python's tuples: callers match the message.
             Error::LabelsShape { expected, found } => write!(
                 f,
-                "labels of shape {found:?} do not match the values' shape {expected:?} along the grouped axes"
+                "values must have same shape along axis as labels: {} vs {}",
+                PyTuple(expected),
+                PyTuple(found)
             ),
             Error::LabelOutOfRange { label, num_labels } => write!(
                 f,
@@ -197,6 +200,21 @@ impl std::error::Error for Error {}
 
 /// `Result` with [`Error`].
 pub type Result<T> = std::result::Result<T, Error>;
+
+/// A shape written as Python writes a tuple: `(5,)`, `(3, 4)`, `()`.
+struct PyTuple<'a>(&'a [usize]);
+
+impl fmt::Display for PyTuple<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            [one] => write!(f, "({one},)"),
+            dims => {
+                let parts: Vec<String> = dims.iter().map(usize::to_string).collect();
+                write!(f, "({})", parts.join(", "))
+            }
+        }
+    }
+}
 
 /// Requests below this many bytes are not probed (an allocation failure there
 /// is not a bad input but an exhausted machine).

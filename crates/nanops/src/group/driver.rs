@@ -1115,7 +1115,13 @@ mod tests {
             &Streaming(NanSum),
             "s",
         );
-        assert!(matches!(r, Err(Error::LabelsShape { .. })));
+        let err = r.unwrap_err();
+        assert!(matches!(err, Error::LabelsShape { .. }));
+        // numbagg's words, Python's tuples: callers match the message
+        assert_eq!(
+            err.to_string(),
+            "values must have same shape along axis as labels: (2,) vs (1,)"
+        );
         let ints = array![1_i32, 2].into_dyn();
         let r = group_reduce(
             &ints.view(),
