@@ -72,7 +72,7 @@ impl<E: PyElement> Borrowed<'_, E> {
 ///
 /// Inputs the core reduces with the GIL held (fewer than
 /// [`KEEP_GIL_BELOW`] elements) skip the `numpy` crate's dynamic borrow
-/// registration, about 100 ns of a one-microsecond call: while this thread
+/// registration, a tenth of a short call's fixed cost: while this thread
 /// holds the GIL no Python code runs, and nanops never takes a mutable
 /// borrow, so the only writer the check could catch is native code running
 /// without the GIL, which NumPy's own functions do not guard against either.

@@ -67,8 +67,8 @@ impl Index for usize {
 
 /// `a` cast element by element to `int64`, in the same buffer: collecting a
 /// `Vec`'s `into_iter().map()` into a `Vec` of a type of the same size reuses
-/// the allocation, where `mapv` filled a second array (0.05-0.08 ms of a
-/// (100000, 10) `nanargmax` that takes 0.37-0.42 ms without).
+/// the allocation, where `mapv` filled a second array (a pass over fresh
+/// pages, a sizeable share of a short `nanargmax`).
 pub fn to_intp<T: Index>(a: ArrayD<T>) -> ArrayD<i64> {
     if !a.is_standard_layout() {
         return a.mapv(T::as_i64);

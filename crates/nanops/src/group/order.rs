@@ -207,7 +207,8 @@ fn sorted_bounds(labels: &[i64], groups: usize) -> Option<Vec<usize>> {
 /// the median by one bracketing pass over the run where it is long enough
 /// (no copy), else the run's valid values copied once and selected (for
 /// quantiles of long runs this measured faster than [`bracketed_groups`]'
-/// pass over the run: 10M values in 10 groups, q = 0.9, 37 against 44 ms).
+/// pass over the run, whose bracket a far quantile leaves wide; the
+/// numbers are in the CHANGELOG).
 fn sorted_groups<E: QuantileElement>(
     xs: &[E],
     bounds: &[usize],

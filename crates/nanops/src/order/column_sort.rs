@@ -2,9 +2,9 @@
 //! million lanes of 64 values) by sorting networks run across lanes.
 //!
 //! One lane at a time, the median of 64 values pays for a transposing copy
-//! of the lane, a copy of its valid values and a selection (about 1.6 µs a
-//! lane on the loaded 2-core VM: the transposing copy 40% of the samples,
-//! the selection most of the rest). Here the lanes stay as memory holds
+//! of the lane, a copy of its valid values and a selection (in a profile the
+//! transposing copy took 40% of the samples, the selection most of the
+//! rest). Here the lanes stay as memory holds
 //! them, side by side: each reduced index is a row of the tile's values,
 //! copied as it is (NaN as `+inf`, the valid values counted per lane); a
 //! sub-tile of [`SUB_BYTES`] (in L1) is then sorted column by column by

@@ -80,10 +80,10 @@ const MAX_BRACKETED_QUANTILES: usize = 8;
 
 /// Shortest lane whose several quantiles are bracketed: below it a
 /// 16-value sample gives wide brackets, and a pass per quantile cost more
-/// than one copy and selection (`compare.py --layouts`, loaded machine,
-/// `nanquantile([.1, .5, .9])` along axis 0 of a (365, 36, 72) `f64` cube:
-/// 4.6x the median's time before, 6.9x with a pass per quantile; of the
-/// (1460, 181, 360) cube, lanes of 1460: 8.5x before, 4.0x after).
+/// than one copy and selection (`compare.py --layouts`,
+/// `nanquantile([.1, .5, .9])` along axis 0: lanes of 365 slower with a
+/// pass per quantile, lanes of 1460 faster; the numbers are in the
+/// CHANGELOG).
 const MIN_LANE_FOR_SEVERAL: usize = 1024;
 
 /// The median: the middle value, or NumPy's mean of the two middle values

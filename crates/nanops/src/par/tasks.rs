@@ -3,10 +3,9 @@
 //! A rayon `par_iter` started from a thread outside the pool hands every task
 //! to the workers and puts the caller to sleep until they are done. Between
 //! calls the workers sleep too, so a call of a few hundred microseconds pays
-//! for waking them and, at the end, for waking the caller: on this project's
-//! 2-core VM, `nansum` of a (100000, 10) array along axis 1 took 0.22 ms
-//! back to back but 0.43 ms after 10 ms of idleness, while one thread took
-//! 0.34 ms either way.
+//! for waking them and, at the end, for waking the caller: after an idle
+//! pause such a call on two threads measured slower than on one, back to
+//! back faster.
 //!
 //! [`map_tasks`] lets the caller work instead: the caller and the helpers it
 //! asks the pool for claim task indices from one counter, so the caller never
@@ -15,12 +14,12 @@
 //! depend on who ran which task.
 //!
 //! That suits short calls only. When the caller works, a helper woken late
-//! (on this VM, half of the calls of a 3 ms `nanquantile` of a (100000, 10)
-//! array along axis 1 ran ~0.8 ms longer: the woken worker queued behind
-//! the busy caller while the pool's other worker spun) leaves the caller
-//! alone on most of the work. [`HandOff::Pool`] is for long calls: every
-//! task goes to the pool's workers while the caller sleeps, which costs the
-//! ~0.2 ms wake-up the short calls avoid but keeps both cores busy.
+//! (measured on a 2-core machine: the woken worker queued behind the busy
+//! caller while the pool's other worker spun, and half of the calls of a
+//! `nanquantile` of some milliseconds ran a quarter longer) leaves the
+//! caller alone on most of the work. [`HandOff::Pool`] is for long calls:
+//! every task goes to the pool's workers while the caller sleeps, which
+//! costs the wake-up the short calls avoid but keeps both cores busy.
 
 use std::any::Any;
 use std::mem::MaybeUninit;

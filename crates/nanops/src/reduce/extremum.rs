@@ -59,10 +59,10 @@ pub(crate) fn lanes_extremum<E: Element, const MAX: bool>(xs: &[E]) -> Option<E>
 /// which leaves them a stack array stored on every chunk. After the
 /// restructuring that slot straddled two cache lines in `arg_slice`: the
 /// two stores took 59% of `nanargmax`'s samples (`perf annotate`,
-/// (100, 10000) along axis 1, 2 threads: 0.15-0.19 ms, where the build
-/// before, whose slot was aligned, took 0.077-0.093 ms). This form fixes
-/// that (0.083-0.088 ms) but made runs of 300 values in `nanmin`/`nanmax`
-/// (axes (0, 2) of (100, 200, 300)) 1.3-1.8x slower, so those keep
+/// (100, 10000) along axis 1, 2 threads: twice the time of the build
+/// before, whose slot was aligned). This form fixes that but made runs of
+/// 300 values in `nanmin`/`nanmax` (axes (0, 2) of (100, 200, 300))
+/// slower, so those keep
 /// [`lanes_extremum`]. (Copying the lanes before the remainder loop kept
 /// the stores; padding the remainder into a whole chunk slowed short runs.)
 ///

@@ -78,8 +78,8 @@ fn overflowed_moments<E: Element>(values: impl Iterator<Item = E> + Clone) -> Mo
 /// The shape is for LLVM's vectoriser: one loop keeping both sums, lanes
 /// folded by halving, or a remainder added into the lanes made it pair the
 /// lanes two by two in 128-bit registers, a quarter of the AVX-512 width.
-/// This way both loops use whole registers: 10M `f32` `nanvar` 7.9 → 4.9 ms
-/// on one thread, 3.9 → 2.4 ms on two (`kernel_timing nanvar`).
+/// This way both loops use whole registers (`kernel_timing nanvar`: float32
+/// faster on one thread and on two).
 #[inline(always)]
 fn deviation_sums<E: Element>(
     xs: &[E],
@@ -187,8 +187,8 @@ const TILES_AHEAD: usize = 4;
 /// `|δ|²·nₐ·n_b/(nₐ + n_b)` that Chan's merge adds to the total anyway, so the rounding stays a few ulps
 /// of the merged `m2`, as in Welford's update (`tests/accuracy.rs`: columns
 /// drifting far from their first block's mean stay within three ulps).
-/// Tiles, one read per value and the prefetch: `(10000, 1000)` along axis 0,
-/// one thread, `f64` 7.7 → 5.2 ms, `f32` 5.8 → 4.6 ms (`kernel_timing`).
+/// Tiles, one read per value and the prefetch: `(10000, 1000)` along axis 0
+/// measured faster on one thread for `f64` and `f32` (`kernel_timing`).
 #[inline(always)]
 fn tile_moments<E: Element, const W: usize>(
     states: &mut [Moments<E::Float>; W],
@@ -564,9 +564,9 @@ fn counted_real_sum<E: Element>(xs: &[E], center: Real<E>) -> (u64, Real<E>) {
 
 /// `[Σd, Σd², Σd³, Σd⁴]` of `d = x − center` over the non-NaN values of
 /// `xs`, and their count: one loop per sum over the block (in cache after
-/// the first). Measured on one thread (`(1000, 10000)` `f64` along axis 1,
-/// fastest of 15): 5.6 ms, where one loop keeping the three power sums took
-/// 8.6 ms, 16 lanes per sum 5.7 ms, and `nanvar` takes 4.6–5.0 ms.
+/// the first). Measured on one thread (`(1000, 10000)` `f64` along axis 1):
+/// faster than one loop keeping the three power sums, as fast as 16 lanes
+/// per sum, and a little slower than `nanvar`.
 #[inline(always)]
 fn power_sums<E: Element>(xs: &[E], center: Real<E>) -> (u64, [Real<E>; 4]) {
     let (n, s1) = counted_real_sum(xs, center);
@@ -738,8 +738,8 @@ macro_rules! higher_reducer {
             const SHORT: bool = true;
             /// Both passes over the lane in registers: the mean, then the
             /// power sums of the deviations from it, each added as a tree
-            /// (`(100000, 10)` `f64` along axis 1 on one thread: 1.5 ms, where
-            /// lanes transposed into the rows kernel took 3.6 ms).
+            /// (`(100000, 10)` `f64` along axis 1 on one thread: less than
+            /// half the time of lanes transposed into the rows kernel).
             #[inline(always)]
             fn short_state<const L: usize>(&self, xs: &[E; L]) -> Self::State {
                 let (sum, n) = short_sum(xs, real::<E>);

@@ -23,8 +23,8 @@ pub(crate) const ROW_BLOCK: usize = 64;
 /// cache). Each row of a tile is one contiguous read: 8192 columns (32 KB
 /// of `f32`) stream where 2048 left each row's read too short for the
 /// hardware prefetcher (`nanmax` along axis 0 of a (1460, 181, 360) `f32`
-/// cube, `examples/layout_timing.rs`, loaded machine: 3.1x → 1.7x the
-/// one-thread floor, medians of 9 interleaved runs each; `nanmean` alike).
+/// cube, `examples/layout_timing.rs`: closer to the one-thread floor,
+/// medians of 9 interleaved runs each; `nanmean` alike).
 pub(crate) const COL_TILE: usize = 8192;
 
 /// How many of `rows` the column loops of `push_rows` take four at a time
@@ -151,10 +151,9 @@ pub trait Reducer<E: Element>: Sync {
     const SHORT: bool = false;
     /// Whether short lanes read in order also prefetch the memory ahead of
     /// them. Set by sum, mean and argmin/argmax, whose lane kernels the extra
-    /// block loop leaves as fast as before on a cached input (`COLD=1
-    /// kernel_timing`, `(100000, 10)` `f64` from main memory: sum 0.52 →
-    /// 0.47 ms, argmax 0.85 → 0.68 ms); var and min/max were slower with it
-    /// on a cached input (var 0.32 → 0.36 ms).
+    /// block loop leaves as fast as before on a cached input and makes
+    /// faster from main memory (`COLD=1 kernel_timing`, `(100000, 10)`
+    /// `f64`); var and min/max were slower with it on a cached input.
     const PREFETCH_SHORT: bool = false;
     /// The state of one short lane whose length `L` (at most 16) is a
     /// constant, so its loops unroll into straight-line code that LLVM

@@ -65,7 +65,7 @@ fn transpose_fixed<E: Copy>(rows: &[E], len: usize, block: &mut [E]) {
 /// (for the reducers whose [`Reducer::PREFETCH_SHORT`] is set): 25 lanes of
 /// 10, 2 KB of `f64` or 1 KB of `f32`. Measured on `(100000, 10)`: blocks of
 /// 8 KB slowed both dtypes, from main memory and cached; blocks of 1 KB of
-/// `f64` slowed the cached mean 1.7×.
+/// `f64` slowed the cached mean.
 const SHORT_BLOCK_VALUES: usize = 256;
 
 /// [`Reducer::push_rows`] of one block, compiled for the best instruction

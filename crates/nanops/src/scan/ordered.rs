@@ -12,7 +12,7 @@
 //! few: values close in time are often close in value); NaN values are never
 //! inserted. Measured against bottleneck's double heap (no skip list or
 //! sorted blocks were built to compare), the sorted array is faster up to
-//! window 1000 and 2.3x slower at 10000 (see the CHANGELOG for the numbers),
+//! window 1000 and slower at 10000 (see the CHANGELOG for the numbers),
 //! and its shifts make a step O(window): a larger window is a
 //! [`RankedWindow`] (a bitset over the part's sorted values with a Fenwick
 //! tree over its words, O(log n) per step). Both give the same ranks, so the

@@ -263,8 +263,8 @@ pub(super) fn least<T: SelectFloat>(values: &[T]) -> Option<T> {
 
 /// The value of NaN-free `values` that no other `beats` (`None` when
 /// empty), in eight independent lanes: one running extreme waits on its
-/// previous comparison at every value (0.5 µs of a 1,000-value median),
-/// eight lanes fill a vector.
+/// previous comparison at every value (a large share of a 1,000-value
+/// median), eight lanes fill a vector.
 #[inline(always)]
 pub(super) fn extreme<T: SelectFloat>(values: &[T], beats: impl Fn(T, T) -> bool) -> Option<T> {
     const LANES: usize = 8;
