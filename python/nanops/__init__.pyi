@@ -27,6 +27,7 @@ __all__ = [
     "nancumsum",
     "nancumprod",
     "nancount",
+    "ss",
     "nanmedian",
     "nanquantile",
     "nanpercentile",
@@ -525,6 +526,10 @@ def nancount(
 ) -> np.intp: ...
 @overload
 def nancount(a: npt.ArrayLike, axis: _Axis = None, keepdims: bool = False) -> Any: ...
+
+# --- bottleneck's sum of squares (nanops only) -----------------------------
+
+def ss(a: npt.ArrayLike, axis: _Axis = None) -> Any: ...
 
 # --- order statistics ------------------------------------------------------
 

@@ -48,6 +48,7 @@ __all__ = [
     "nansum",
     "nanprod",
     "nancount",
+    "ss",
     "nanmean",
     "nanvar",
     "nanskew",
@@ -60,6 +61,7 @@ __all__ = [
     "nancumprod",
     "fast_nansum",
     "fast_nanprod",
+    "fast_ss",
     "fast_nanmean",
     "fast_nanvar",
     "fast_nanextremum",
@@ -108,6 +110,10 @@ def nanprod(a: np.ndarray, axes: tuple[int, ...]) -> np.ndarray:
 
 def nancount(a: np.ndarray, axes: tuple[int, ...]) -> np.ndarray:
     """Number of non-NaN values, dtype int64."""
+
+def ss(a: np.ndarray, axes: tuple[int, ...]) -> np.ndarray:
+    """Sum of squares, NaN propagated (bottleneck's ``ss``); ``nansum``'s
+    result dtype and accumulation."""
 
 def nanmean(a: np.ndarray, axes: tuple[int, ...]) -> tuple[np.ndarray, bool]:
     """Mean of non-NaN values and whether any slice was empty (its mean is NaN).
@@ -229,6 +235,9 @@ def fast_nansum(a: object, axis: object) -> object:
 
 def fast_nanprod(a: object, axis: object) -> object:
     """``nanprod`` of the fast path, or ``NotImplemented``."""
+
+def fast_ss(a: object, axis: object) -> object:
+    """``ss`` of the fast path (int32 kept), or ``NotImplemented``."""
 
 def fast_nanmean(a: object, axis: object) -> object:
     """``(mean, any slice empty)``, or ``NotImplemented``."""

@@ -4,7 +4,8 @@ Each helper takes the registry row's constants, then the public function's
 parameters in signature order (see :mod:`nanops._registry`), and raises
 :class:`~nanops._args.Delegate` for what it hands to the row's fallback.
 ``count_fallback`` is that fallback for ``nancount`` (NumPy has no such
-function): the count done with NumPy operations.
+function): the count done with NumPy operations; ``ss_fallback`` is
+bottleneck's own way for the inputs its kernels lack.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from ._args import (
     with_dtype,
 )
 
-__all__ = ["sum_prod", "cumulative", "count", "count_fallback"]
+__all__ = ["sum_prod", "cumulative", "count", "count_fallback", "ss", "ss_fallback"]
 
 
 def _accumulation(
@@ -179,3 +180,21 @@ def count_fallback(a: Any, axis: Any = None, keepdims: Any = False) -> Any:
     else:
         valid = np.ones_like(arr, dtype=bool)
     return np.sum(valid, axis=axis, dtype=np.intp, keepdims=bool(keepdims))
+
+
+def ss(a: Any, axis: Any) -> Any:
+    """bottleneck's ``ss`` for the inputs the primitive takes (``axis`` as
+    ``np.sum`` takes it).  int32 values keep their type as bottleneck's do:
+    the primitive's int64 sum of squares, wrapped to 32 bits, is bottleneck's
+    int32 sum wrapping as it goes (both are the sum modulo 2**32)."""
+    x = kernel_input(as_ndarray(a))
+    res = finish_ufunc(_nanops.ss(x, ufunc_axes(axis, x.ndim)), None, False, None)
+    if x.dtype == np.int32:
+        return res.astype(np.int32)
+    return res
+
+
+def ss_fallback(a: Any, axis: Any = None) -> Any:
+    """``ss`` as bottleneck computes it for dtypes its kernels lack:
+    ``np.sum(a * a, axis)`` (duck arrays stay what their library makes)."""
+    return np.sum(np.multiply(a, a), axis=axis)

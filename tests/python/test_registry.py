@@ -42,6 +42,7 @@ SIGNATURES = {
     "nancumsum": "(a, axis=None, dtype=None, out=None)",
     "nancumprod": "(a, axis=None, dtype=None, out=None)",
     "nancount": "(a, axis=None, keepdims=False)",
+    "ss": "(a, axis=None)",
     "nanmedian": "(a, axis=None, out=None, overwrite_input=False, keepdims=<no value>)",
     "nanquantile": "(a, q, axis=None, out=None, overwrite_input=False, method='linear', keepdims=<no value>, *, weights=None)",
     "nanpercentile": "(a, q, axis=None, out=None, overwrite_input=False, method='linear', keepdims=<no value>, *, weights=None)",

@@ -14,7 +14,7 @@ use crate::compute::{flagged, indices, to_intp, to_py, values, Flagged, Out};
 use crate::errors::guard;
 use nanops::stats::{
     Median, NanArgMax, NanArgMin, NanCount, NanKurt, NanMax, NanMean, NanMin, NanProd, NanSkew,
-    NanStd, NanSum, NanVar,
+    NanStd, NanSum, NanVar, SumOfSquares,
 };
 use nanops::{Axes, Ddof, NanPolicy, QuantileMethod};
 use numpy::{PyReadonlyArray1, PyReadonlyArrayDyn, PyUntypedArray, PyUntypedArrayMethods};
@@ -69,6 +69,8 @@ macro_rules! primitives {
 primitives! {
     /// Sum of non-NaN values.
     fn nansum(a, axes: Vec<usize>) -> Out [all] |v| values(a.py(), &v, Axes::from(axes), NanSum, false);
+    /// Sum of squares, NaN propagated (bottleneck's `ss`).
+    fn ss(a, axes: Vec<usize>) -> Out [all] |v| values(a.py(), &v, Axes::from(axes), SumOfSquares, false);
     /// Product of non-NaN values.
     fn nanprod(a, axes: Vec<usize>) -> Out [all] |v| values(a.py(), &v, Axes::from(axes), NanProd, false);
     /// Number of non-NaN values.
@@ -258,6 +260,7 @@ primitives! {
     crate::chunked::group_by_owner,
     crate::fast::fast_nansum,
     crate::fast::fast_nanprod,
+    crate::fast::fast_ss,
     crate::fast::fast_nanmean,
     crate::fast::fast_nanvar,
     crate::fast::fast_nanextremum,

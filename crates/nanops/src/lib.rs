@@ -3,7 +3,8 @@
 //! NaN-aware statistics over n-dimensional [`ndarray`] arrays with NumPy's
 //! semantics: `nansum nanprod nanmean nanvar nanstd nanmin nanmax nanargmin
 //! nanargmax nanmedian nanquantile nancumsum nancumprod`, the NaN-propagating
-//! `median` and `quantile`, plus [`nancount`].
+//! `median` and `quantile`, plus [`nancount`] and bottleneck's sum of squares
+//! [`ss`].
 //!
 //! NaN marks a missing value and is skipped. Any array or view works — any
 //! dimension, strides, negative strides — and is never modified. Float

@@ -13,6 +13,8 @@ fn to_f64<T: Copy + Into<f64>>(a: ArrayD<T>) -> ArrayD<f64> {
 fn check_all(a: &ArrayD<f64>, axes: &[usize]) -> Result<(), TestCaseError> {
     let ax = || Axes::from(axes.to_vec());
     let sum = reference(a, axes, |g| valid(g).iter().sum());
+    // bottleneck's `ss`: NaN propagated
+    let squares = reference(a, axes, |g| g.iter().map(|x| x * x).sum());
     let count = reference(a, axes, |g| valid(g).len() as f64);
     let mean = reference(a, axes, |g| {
         let v = valid(g);
@@ -40,6 +42,11 @@ fn check_all(a: &ArrayD<f64>, axes: &[usize]) -> Result<(), TestCaseError> {
         prop_assert!(
             same(&nanops::nansum(&v, ax()).unwrap(), &sum),
             "nansum {}",
+            name
+        );
+        prop_assert!(
+            same(&nanops::ss(&v, ax()).unwrap(), &squares),
+            "ss {}",
             name
         );
         prop_assert!(

@@ -378,4 +378,32 @@ ROWS: Final[tuple[Row, ...]] = (
         array([1, 2])
         """,
     ),
+    # --- bottleneck's sum of squares (not in NumPy) --------------------------
+    Row(
+        name="ss",
+        signature="a, axis=None",
+        fast=Fast(_nanops.fast_ss, "a, axis", at_defaults=()),
+        general=General(_sums.ss),
+        fallback=_sums.ss_fallback,
+        doc="""
+        Sum of the squares of the values along an axis, NaN propagated.
+
+        Bottleneck's ``ss`` (not in NumPy): ``axis`` None (every axis), an
+        int, or (beyond bottleneck) a tuple of ints; a slice holding NaN gives
+        NaN.  The squares are summed as :func:`nansum` sums values: float32
+        in float64, float16 in float32 (exact squares) and float64
+        compensated, so the result can differ from bottleneck's running
+        float32 sum in the last bits (it is closer to the exact one); the
+        result dtype is
+        ``nansum``'s (int32 stays int32, wrapping as bottleneck's).  Inputs
+        the kernels lack go to ``np.sum(a * a, axis)``, bottleneck's own way
+        for them.
+
+        Examples
+        --------
+        >>> import numpy as np, nanops
+        >>> nanops.ss(np.array([[1.0, 2.0], [3.0, np.nan]]), axis=1)
+        array([ 5., nan])
+        """,
+    ),
 )

@@ -38,7 +38,8 @@ use crate::group::{
 };
 use crate::options::{Axes, Ddof, NanPolicy, QuantileMethod, QuantileOptions};
 use crate::reduce::{
-    NanCount, NanKurt, NanMax, NanMean, NanMin, NanProd, NanSkew, NanStd, NanSum, NanVar, VarOrStd,
+    NanCount, NanKurt, NanMax, NanMean, NanMin, NanProd, NanSkew, NanStd, NanSum, NanVar,
+    SumOfSquares, VarOrStd,
 };
 use crate::scan::{
     run_lanes, scan, scan_flat, CumProd, CumSum, ExpStat, Fill, LaneKernel, MoveCount, MoveExp,
@@ -528,6 +529,30 @@ nan_functions! {
     /// # Ok::<(), nanops::Error>(())
     /// ```
     reduce fn nansum, nansum_axis() -> E::Sum where E: Element = NanSum;
+
+    /// Sum of the squares of the values over `axes`, NaN propagated (not in
+    /// NumPy: bottleneck's `ss`); empty slices give zero.
+    ///
+    /// ```text
+    /// ss(x) = Σ xᵢ²        (NaN if any xᵢ is NaN)
+    /// ```
+    /// The squares are accumulated as [`nansum`] accumulates values: in
+    /// [`Element::Acc`] (`f32` → `f64`, exact squares), compensated for
+    /// `f64`; integers wrap on overflow. The result type is `nansum`'s.
+    ///
+    /// # Errors
+    /// [`Error::AxisOutOfBounds`](crate::Error::AxisOutOfBounds),
+    /// [`Error::DuplicateAxis`](crate::Error::DuplicateAxis).
+    ///
+    /// ```
+    /// use ndarray::{array, Axis};
+    /// let a = array![[1.0, f64::NAN], [3.0, 4.0]];
+    /// assert_eq!(nanops::ss_axis(&a, Axis(1))?[1], 25.0);
+    /// assert!(nanops::ss_axis(&a, Axis(1))?[0].is_nan());
+    /// assert_eq!(nanops::ss(&array![1_i32, 2, 3], 0)?[[]], 14_i64);
+    /// # Ok::<(), nanops::Error>(())
+    /// ```
+    reduce fn ss, ss_axis() -> E::Sum where E: Element = SumOfSquares;
 
     /// Product of the non-NaN values over `axes`; empty slices give one.
     ///

@@ -228,3 +228,56 @@ pub(crate) fn column_sums<E: Element, A: Accumulator>(
     }
     (acc, nans)
 }
+
+/// [`ss`](crate::ss): bottleneck's sum of squares, NaN propagated (a slice
+/// holding a NaN gives NaN). The squares are summed as `nansum` sums values
+/// (in [`Element::Acc`], compensated where it is as wide as the input;
+/// integers wrap on overflow).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SumOfSquares;
+
+statistics!(SumOfSquares);
+
+/// `x²` in the accumulator type (exact for `f32` and `f16` in their wider
+/// accumulators; wrapping for integers).
+#[inline(always)]
+fn square<E: Element>(x: E) -> E::Acc {
+    let a = x.to_acc();
+    a.mul(a)
+}
+
+impl<E: Element> Reducer<E> for SumOfSquares {
+    type Value = E::Acc;
+    type State = Sum<E::Acc>;
+    type Output = E::Sum;
+    type Kernel = Self;
+    #[inline(always)]
+    fn kernel(&self) -> &Self {
+        self
+    }
+    #[inline(always)]
+    fn push_slice(&self, st: &mut Self::State, xs: &[E]) {
+        // The sum kernels skip NaN (for the `nan*` functions): a slice that
+        // held one gets a NaN pushed after, which makes the sum NaN.
+        if sum_into(st, xs, square::<E>) < xs.len() as u64 {
+            st.push(E::nan().to_acc());
+        }
+    }
+    #[inline(always)]
+    fn push_value(&self, st: &mut Self::State, x: E) {
+        st.push(square(x));
+    }
+    #[inline(always)]
+    fn push_rows(&self, states: &mut [Self::State], rows: &[&[E]]) {
+        let (acc, nans) = column_sums(states.len(), rows, square::<E>);
+        for j in 0..states.len() {
+            states[j].push(acc[j]);
+            if nans[j] > 0 {
+                states[j].push(E::nan().to_acc());
+            }
+        }
+    }
+    fn finish(&self, st: &Self::State) -> E::Sum {
+        E::sum_from_acc(st.value())
+    }
+}
