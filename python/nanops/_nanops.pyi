@@ -113,7 +113,7 @@ def nancount(a: np.ndarray, axes: tuple[int, ...]) -> np.ndarray:
 
 def ss(a: np.ndarray, axes: tuple[int, ...]) -> np.ndarray:
     """Sum of squares, NaN propagated (bottleneck's ``ss``); ``nansum``'s
-    result dtype and accumulation."""
+    result dtype (int32 kept, as bottleneck's) and accumulation."""
 
 def nanmean(a: np.ndarray, axes: tuple[int, ...]) -> tuple[np.ndarray, bool]:
     """Mean of non-NaN values and whether any slice was empty (its mean is NaN).

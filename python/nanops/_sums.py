@@ -184,14 +184,9 @@ def count_fallback(a: Any, axis: Any = None, keepdims: Any = False) -> Any:
 
 def ss(a: Any, axis: Any) -> Any:
     """bottleneck's ``ss`` for the inputs the primitive takes (``axis`` as
-    ``np.sum`` takes it).  int32 values keep their type as bottleneck's do:
-    the primitive's int64 sum of squares, wrapped to 32 bits, is bottleneck's
-    int32 sum wrapping as it goes (both are the sum modulo 2**32)."""
+    ``np.sum`` takes it; the primitive keeps int32 as bottleneck does)."""
     x = kernel_input(as_ndarray(a))
-    res = finish_ufunc(_nanops.ss(x, ufunc_axes(axis, x.ndim)), None, False, None)
-    if x.dtype == np.int32:
-        return res.astype(np.int32)
-    return res
+    return finish_ufunc(_nanops.ss(x, ufunc_axes(axis, x.ndim)), None, False, None)
 
 
 def ss_fallback(a: Any, axis: Any = None) -> Any:

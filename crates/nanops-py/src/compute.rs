@@ -2,13 +2,16 @@
 //! as the Python object the primitives return.
 
 use crate::errors::guard;
+use nanops::stats::SumOfSquares;
 use nanops::{Axes, Report, Statistic};
 use ndarray::{ArrayD, ArrayView, Dimension};
-use numpy::PyArray;
+use numpy::{
+    PyArray, PyArrayDescrMethods, PyArrayDyn, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods,
+};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyTuple};
 
-use crate::array::PyElement;
+use crate::array::{with_array, PyElement};
 
 /// A primitive's result: an array, or a NumPy scalar for a 0-d result when
 /// asked for one.
@@ -157,4 +160,28 @@ where
 {
     let r = compute(py, v, axes, stat)?;
     Ok((to_py(py, r.values, scalar)?, r.degenerate > 0))
+}
+
+/// bottleneck's `ss` of `x` over `axes` (the primitive and the fast entry
+/// point): `nansum`'s result type, except int32, which keeps its type as
+/// bottleneck's result does. The int64 sum wrapped to 32 bits is
+/// bottleneck's int32 sum wrapping as it goes: both are the sum modulo 2³².
+pub fn sum_of_squares<'py>(
+    x: &Bound<'py, PyUntypedArray>,
+    axes: Vec<usize>,
+    scalar: bool,
+) -> Out<'py> {
+    let py = x.py();
+    if x.dtype().is_equiv_to(&numpy::dtype::<i32>(py)) {
+        let ints = x.cast::<PyArrayDyn<i32>>()?.readonly();
+        let sums = compute(py, &ints.as_array(), Axes::from(axes), SumOfSquares)?.values;
+        return to_py(py, sums.mapv(|s: i64| s as i32), scalar);
+    }
+    with_array!(x, all, |v: E| values(
+        py,
+        &v,
+        Axes::from(axes),
+        SumOfSquares,
+        scalar
+    ))
 }

@@ -10,18 +10,18 @@
 //! operations, which is most of a 1,000-element call.
 
 use crate::array::{strides_whole, with_array, PyElement, MAX_NDIM};
-use crate::compute::{compute, flagged, indices, numpy_scalar, pair, to_py, values, Out};
+use crate::compute::{
+    compute, flagged, indices, numpy_scalar, pair, sum_of_squares, to_py, values, Out,
+};
 use crate::errors::KEEP_GIL_BELOW;
 use crate::quantile::{quantile_values, Request};
 use nanops::stats::{
     Median, NanArgMax, NanArgMin, NanMax, NanMean, NanMin, NanProd, NanStd, NanSum, NanVar,
-    SumOfSquares,
 };
 use nanops::{Axes, Ddof, NanPolicy, QDtype, QuantileMethod};
 use ndarray::{ArrayView, ArrayView1, Dimension};
 use numpy::{
-    npyffi::PyArray_CheckExact, PyArrayDescrMethods, PyArrayDyn, PyArrayMethods, PyUntypedArray,
-    PyUntypedArrayMethods,
+    npyffi::PyArray_CheckExact, PyArrayDescrMethods, PyUntypedArray, PyUntypedArrayMethods,
 };
 use pyo3::exceptions::PyRuntimeWarning;
 use pyo3::prelude::*;
@@ -341,9 +341,7 @@ pub(crate) fn fast_nanprod<'py>(
     ))
 }
 
-/// `ss(a, axis)`, or `NotImplemented`. int32 keeps its type, as bottleneck's
-/// result: the int64 sum wrapped to 32 bits is bottleneck's int32 sum
-/// wrapping as it goes (both are the sum modulo 2**32).
+/// `ss(a, axis)` ([`sum_of_squares`]), or `NotImplemented`.
 #[pyfunction]
 pub(crate) fn fast_ss<'py>(
     a: &Bound<'py, PyAny>,
@@ -352,18 +350,7 @@ pub(crate) fn fast_ss<'py>(
     let Some((x, axes)) = fast_axes(a, axis, Dtypes::Kernel, false) else {
         return declined(a);
     };
-    if x.dtype().is_equiv_to(&numpy::dtype::<i32>(a.py())) {
-        let ints = x.cast::<PyArrayDyn<i32>>()?.readonly();
-        let sums = compute(a.py(), &ints.as_array(), Axes::from(axes), SumOfSquares)?.values;
-        return to_py(a.py(), sums.mapv(|s: i64| s as i32), true);
-    }
-    with_array!(&x, all, |v: E| values(
-        a.py(),
-        &v,
-        Axes::from(axes),
-        SumOfSquares,
-        true
-    ))
+    sum_of_squares(&x, axes, true)
 }
 
 /// `(nanmean(a, axis), any slice empty)`, or `NotImplemented`.

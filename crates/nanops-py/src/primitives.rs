@@ -10,11 +10,11 @@
 //! are listed after the rows, for registration only.
 
 use crate::array::with_array;
-use crate::compute::{flagged, indices, to_intp, to_py, values, Flagged, Out};
+use crate::compute::{flagged, indices, sum_of_squares, to_intp, to_py, values, Flagged, Out};
 use crate::errors::guard;
 use nanops::stats::{
     Median, NanArgMax, NanArgMin, NanCount, NanKurt, NanMax, NanMean, NanMin, NanProd, NanSkew,
-    NanStd, NanSum, NanVar, SumOfSquares,
+    NanStd, NanSum, NanVar,
 };
 use nanops::{Axes, Ddof, NanPolicy, QuantileMethod};
 use numpy::{PyReadonlyArray1, PyReadonlyArrayDyn, PyUntypedArray, PyUntypedArrayMethods};
@@ -66,11 +66,15 @@ macro_rules! primitives {
     };
 }
 
+/// Sum of squares, NaN propagated (bottleneck's `ss`; int32 kept).
+#[pyfunction]
+fn ss<'py>(a: &Bound<'py, PyUntypedArray>, axes: Vec<usize>) -> Out<'py> {
+    sum_of_squares(a, axes, false)
+}
+
 primitives! {
     /// Sum of non-NaN values.
     fn nansum(a, axes: Vec<usize>) -> Out [all] |v| values(a.py(), &v, Axes::from(axes), NanSum, false);
-    /// Sum of squares, NaN propagated (bottleneck's `ss`).
-    fn ss(a, axes: Vec<usize>) -> Out [all] |v| values(a.py(), &v, Axes::from(axes), SumOfSquares, false);
     /// Product of non-NaN values.
     fn nanprod(a, axes: Vec<usize>) -> Out [all] |v| values(a.py(), &v, Axes::from(axes), NanProd, false);
     /// Number of non-NaN values.
@@ -250,6 +254,7 @@ primitives! {
         })
     };
     also:
+    ss,
     crate::partial::partial_states,
     crate::partial::group_partial_states,
     crate::quantile::nanquantile,
