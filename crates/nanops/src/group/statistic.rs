@@ -2,8 +2,8 @@
 //! reducer of the reduce family one, and the statistics of the group family
 //! alone.
 
-use crate::element::{Accumulator, Element};
-use crate::reduce::{reduce, Partial, Reducer, VarOrStd};
+use crate::element::Element;
+use crate::reduce::{reduce, square, Partial, Reducer, VarOrStd};
 use crate::states::{ArgExtremum, Moments, RecenteredMoments, State, Sum};
 use ndarray::ArrayViewD;
 
@@ -273,8 +273,7 @@ impl<E: Element> GroupStatistic<E> for GroupSumOfSquares {
     fn push_run(&self, st: &mut Self::State, xs: &[E], _start: usize) {
         for &x in xs {
             if !x.is_nan_value() {
-                let a = x.to_acc();
-                st.push(a.mul(a));
+                st.push(square(x));
             }
         }
     }

@@ -31,6 +31,7 @@ pub(crate) use driver::reduce;
 pub(crate) use partial::Partial;
 pub use partial::PartialStatistic;
 pub(crate) use reducer::Reducer;
+pub(crate) use sum::square;
 // The public statistics (`NanSum`, …, `NanVar`): each kernel file's `pub`
 // types, whatever it adds.
 pub use count::*;

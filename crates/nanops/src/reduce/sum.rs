@@ -241,7 +241,7 @@ statistics!(SumOfSquares);
 /// `x²` in the accumulator type (exact for `f32` and `f16` in their wider
 /// accumulators; wrapping for integers).
 #[inline(always)]
-fn square<E: Element>(x: E) -> E::Acc {
+pub(crate) fn square<E: Element>(x: E) -> E::Acc {
     let a = x.to_acc();
     a.mul(a)
 }
