@@ -1,10 +1,16 @@
-"""bottleneck's functions beyond NumPy's (``ss``): nanops against bottleneck.
+"""bottleneck's functions beyond NumPy's (``ss``, ``anynan``, ``allnan``,
+``rankdata``, ``nanrankdata``, ``partition``, ``argpartition``, ``replace``):
+nanops against bottleneck.
 
 One process, the two libraries called in turns (interleaved rounds, the
-order alternating), medians per row; 10% NaN in float inputs, integers in
-[-1000, 1000]. The 1,000-value rows measure the per-call cost.
+order alternating), medians per row. Float inputs hold 10% NaN, or none,
+or only NaN (the data column); integers lie in [-1000, 1000]. ``partition``
+inputs hold no NaN (bottleneck's result is undefined with NaN); ``kth`` is a
+third of the axis. ``replace`` puts NaN for NaN (5 for 5 in integers), so
+every call sees the same array. The 1,000-value rows measure the per-call
+cost.
 
-    python3 benches/bottleneck_extras.py [--rounds 15] [--write]
+    python3 benches/bottleneck_extras.py [--rounds 15] [--only NAME,...] [--write]
 
 ``--write`` puts the table into BENCHMARKS.md (section "bottleneck's other
 functions").
@@ -16,6 +22,7 @@ import argparse
 import statistics
 import time
 from collections.abc import Callable
+from typing import Any
 
 import bottleneck as bn
 import numpy as np
@@ -23,23 +30,49 @@ from _report import write_section
 
 import nanops
 
-#: (shape, axis) of each row; None reduces every axis.
-CASES = [
+#: (shape, axis) of the reductions' rows; None reduces every axis.
+REDUCE_CASES = [
     ((10_000_000,), None),
     ((1000, 10000), -1),
     ((10000, 1000), 0),
     ((1000, 10000), None),
     ((1000,), None),
 ]
+#: (shape, axis) of the rows of ranks and partitions (sorting is slower).
+LANE_CASES = [
+    ((1_000_000,), -1),
+    ((1000, 1000), -1),
+    ((1000, 1000), 0),
+    ((1000,), -1),
+]
 DTYPES = ["float64", "float32", "int64", "int32"]
-FUNCS = ["ss"]
+FLOATS = ["float64", "float32"]
+
+#: name -> (cases, dtypes, data kinds, call of a library's function)
+SPECS: dict[str, tuple[list[Any], list[str], list[str], Callable[..., Any]]] = {
+    "ss": (REDUCE_CASES, DTYPES, ["10% NaN"], lambda f, a, ax: f(a, axis=ax)),
+    "anynan": (REDUCE_CASES, FLOATS, ["no NaN", "10% NaN"], lambda f, a, ax: f(a, axis=ax)),
+    "allnan": (REDUCE_CASES, FLOATS, ["all NaN", "10% NaN"], lambda f, a, ax: f(a, axis=ax)),
+    "rankdata": (LANE_CASES, DTYPES, ["10% NaN"], lambda f, a, ax: f(a, axis=ax)),
+    "nanrankdata": (LANE_CASES, DTYPES, ["10% NaN"], lambda f, a, ax: f(a, axis=ax)),
+    "partition": (LANE_CASES, DTYPES, ["no NaN"],
+                  lambda f, a, ax: f(a, a.shape[ax] // 3, axis=ax)),
+    "argpartition": (LANE_CASES, DTYPES, ["no NaN"],
+                     lambda f, a, ax: f(a, a.shape[ax] // 3, axis=ax)),
+    "replace": ([((10_000_000,), None), ((1000,), None)], DTYPES, ["10% NaN"],
+                lambda f, a, ax: f(a, np.nan, np.nan) if a.dtype.kind == "f" else f(a, 5, 5)),
+}
 
 
-def _values(rng: np.random.Generator, shape: tuple[int, ...], dtype: str) -> np.ndarray:
+def _values(rng: np.random.Generator, shape: tuple[int, ...], dtype: str,
+            data: str) -> np.ndarray:
     if dtype.startswith("int"):
         return rng.integers(-1000, 1000, shape).astype(dtype)
+    if data == "all NaN":
+        return np.full(shape, np.nan, dtype)
     x = rng.standard_normal(shape).astype(dtype)
-    x[rng.random(shape) < 0.1] = np.nan
+    if data == "10% NaN":
+        x[rng.random(shape) < 0.1] = np.nan
     return x
 
 
@@ -53,40 +86,47 @@ def _time(fn: Callable[[], object], inner: int) -> float:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--rounds", type=int, default=15)
+    ap.add_argument("--only", default=",".join(SPECS))
     ap.add_argument("--write", action="store_true")
     args = ap.parse_args()
     rng = np.random.default_rng(0)
     rows = []
-    for func in FUNCS:
-        for shape, axis in CASES:
-            for dtype in DTYPES:
-                a = _values(rng, shape, dtype)
-                ours = lambda: getattr(nanops, func)(a, axis=axis)  # noqa: E731
-                theirs = lambda: getattr(bn, func)(a, axis=axis)  # noqa: E731
-                ours(), theirs()  # warm
-                inner = max(1, int(2e-3 / max(_time(ours, 1), 1e-7)))
-                times: dict[str, list[float]] = {"nanops": [], "bottleneck": []}
-                for r in range(args.rounds):
-                    pair = [("nanops", ours), ("bottleneck", theirs)]
-                    for name, fn in pair if r % 2 == 0 else pair[::-1]:
-                        times[name].append(_time(fn, inner))
-                ms = {k: statistics.median(v) * 1e3 for k, v in times.items()}
-                rows.append((func, shape, axis, dtype, ms["nanops"], ms["bottleneck"]))
-                print(f"{func} {shape} axis={axis} {dtype}: nanops {ms['nanops']:.4f} ms, "
-                      f"bottleneck {ms['bottleneck']:.4f} ms, "
-                      f"{ms['bottleneck'] / ms['nanops']:.2f}x", flush=True)
+    for func in args.only.split(","):
+        cases, dtypes, kinds, call = SPECS[func]
+        for shape, axis in cases:
+            for dtype in dtypes:
+                for data in kinds if dtype in FLOATS else kinds[:1]:
+                    a = _values(rng, shape, dtype, data)
+                    f_ours, f_theirs = getattr(nanops, func), getattr(bn, func)
+                    ours = lambda: call(f_ours, a, axis)  # noqa: E731
+                    theirs = lambda: call(f_theirs, a, axis)  # noqa: E731
+                    ours(), theirs()  # warm
+                    inner = max(1, int(2e-3 / max(_time(ours, 1), 1e-7)))
+                    times: dict[str, list[float]] = {"nanops": [], "bottleneck": []}
+                    for r in range(args.rounds):
+                        pair = [("nanops", ours), ("bottleneck", theirs)]
+                        for name, fn in pair if r % 2 == 0 else pair[::-1]:
+                            times[name].append(_time(fn, inner))
+                    ms = {k: statistics.median(v) * 1e3 for k, v in times.items()}
+                    shown = data if dtype in FLOATS else "ints"
+                    rows.append((func, shape, axis, dtype, shown, ms["nanops"], ms["bottleneck"]))
+                    print(f"{func} {shape} axis={axis} {dtype} {shown}: nanops "
+                          f"{ms['nanops']:.4f} ms, bottleneck {ms['bottleneck']:.4f} ms, "
+                          f"{ms['bottleneck'] / ms['nanops']:.2f}x", flush=True)
     lines = [
         "## bottleneck's other functions",
         "",
         f"`python3 benches/bottleneck_extras.py --rounds {args.rounds} --write` "
         f"(bottleneck {bn.__version__}; medians of {args.rounds} interleaved rounds; "
-        "10% NaN in floats, integers in [-1000, 1000]):",
+        "integers in [-1000, 1000]; `partition` at a third of the axis; `replace` puts "
+        "NaN for NaN, 5 for 5):",
         "",
-        "| function | shape | axis | dtype | nanops ms | bottleneck ms | bottleneck / nanops |",
-        "|---|---|---|---|---:|---:|---:|",
+        "| function | shape | axis | dtype | data | nanops ms | bottleneck ms "
+        "| bottleneck / nanops |",
+        "|---|---|---|---|---|---:|---:|---:|",
     ]
-    for func, shape, axis, dtype, t_ours, t_theirs in rows:
-        lines.append(f"| `{func}` | {shape} | {axis} | {dtype} | {t_ours:.4f} | "
+    for func, shape, axis, dtype, data, t_ours, t_theirs in rows:
+        lines.append(f"| `{func}` | {shape} | {axis} | {dtype} | {data} | {t_ours:.4f} | "
                      f"{t_theirs:.4f} | {t_theirs / t_ours:.2f}x |")
     table = "\n".join(lines) + "\n"
     print(table)

@@ -4,6 +4,7 @@ The runtime functions carry no annotations so that ``inspect.signature`` is
 exactly NumPy's; the types live here.
 """
 
+from collections.abc import Sequence
 from typing import Any, Literal, SupportsIndex, TypeAlias, TypeVar, overload
 
 import numpy as np
@@ -28,12 +29,20 @@ __all__ = [
     "nancumprod",
     "nancount",
     "ss",
+    "anynan",
+    "allnan",
+    "count",
     "nanmedian",
     "nanquantile",
     "nanpercentile",
     "median",
     "quantile",
     "percentile",
+    "rankdata",
+    "nanrankdata",
+    "partition",
+    "argpartition",
+    "replace",
     "move_sum",
     "move_mean",
     "move_var",
@@ -531,6 +540,23 @@ def nancount(a: npt.ArrayLike, axis: _Axis = None, keepdims: bool = False) -> An
 
 def ss(a: npt.ArrayLike, axis: _Axis = None) -> Any: ...
 
+# --- bottleneck's and numbagg's NaN tests, numbagg's count (nanops only) ----
+
+@overload
+def anynan(a: npt.ArrayLike, axis: None = None) -> bool: ...
+@overload
+def anynan(a: npt.ArrayLike, axis: _Axis = None) -> Any: ...
+@overload
+def allnan(a: npt.ArrayLike, axis: None = None) -> bool: ...
+@overload
+def allnan(a: npt.ArrayLike, axis: _Axis = None) -> Any: ...
+@overload
+def count(
+    a: npt.ArrayLike, axis: None = None, keepdims: Literal[False] = False
+) -> np.intp: ...
+@overload
+def count(a: npt.ArrayLike, axis: _Axis = None, keepdims: bool = False) -> Any: ...
+
 # --- order statistics ------------------------------------------------------
 
 @overload
@@ -727,6 +753,28 @@ def percentile(
     keepdims: bool = False,
     weights: npt.ArrayLike | None = None,
 ) -> _ArrayT: ...
+
+# --- bottleneck's ranks, partitions and replace (nanops only) ----------------
+
+def rankdata(a: npt.ArrayLike, axis: SupportsIndex | None = None) -> npt.NDArray[np.float64]: ...
+def nanrankdata(
+    a: npt.ArrayLike, axis: SupportsIndex | None = None
+) -> npt.NDArray[np.float64]: ...
+def partition(
+    a: npt.ArrayLike,
+    kth: SupportsIndex | Sequence[SupportsIndex],
+    axis: SupportsIndex | None = -1,
+    kind: Literal["introselect"] = "introselect",
+    order: str | Sequence[str] | None = None,
+) -> npt.NDArray[Any]: ...
+def argpartition(
+    a: npt.ArrayLike,
+    kth: SupportsIndex | Sequence[SupportsIndex],
+    axis: SupportsIndex | None = -1,
+    kind: Literal["introselect"] = "introselect",
+    order: str | Sequence[str] | None = None,
+) -> npt.NDArray[np.intp]: ...
+def replace(a: _ArrayT, old: complex, new: complex) -> _ArrayT: ...
 
 # --- moving windows and fills (nanops only) ----------------------------------
 

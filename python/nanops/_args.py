@@ -27,6 +27,7 @@ __all__ = [
     "Delegate",
     "as_ndarray",
     "kernel_input",
+    "integer_argument",
     "strides_whole",
     "dispatch_free",
     "ufunc_axes",
@@ -180,6 +181,17 @@ def kernel_input(arr: np.ndarray) -> np.ndarray:
         # non-native byte order (or a dtype carrying metadata)
         return arr.astype(np.dtype(dt.char))
     raise Delegate
+
+
+def integer_argument(x: Any, name: str) -> int:
+    """``x`` as an int, bottleneck's way: a ``bool`` or anything without
+    ``__index__`` is ``TypeError: `name` must be an integer``."""
+    if isinstance(x, (bool, np.bool_)):
+        raise TypeError(f"`{name}` must be an integer")
+    try:
+        return operator.index(x)
+    except TypeError:
+        raise TypeError(f"`{name}` must be an integer") from None
 
 
 # --- axes ----------------------------------------------------------------

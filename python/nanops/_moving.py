@@ -9,7 +9,6 @@ exception (and message) bottleneck raises.
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Callable
 from typing import Any, Final
 
@@ -17,22 +16,12 @@ import numpy as np
 from numpy.lib.array_utils import normalize_axis_index
 
 from . import _nanops
-from ._args import as_ndarray, kernel_input
+from ._args import as_ndarray, integer_argument, kernel_input
 
 __all__ = ["moving", "moving_ddof", "moving_quantile", "moving_exp", "fill", "push"]
 
 #: The primitives of the exponential functions: ``(x, alpha, min_weight, axis)``.
 ExpPrimitive = Callable[[np.ndarray, np.ndarray, float, int], np.ndarray]
-
-
-def _integer(x: Any, name: str) -> int:
-    """``x`` as an int (``TypeError`` as bottleneck's for a non-integer)."""
-    if isinstance(x, (bool, np.bool_)):
-        raise TypeError(f"`{name}` must be an integer")
-    try:
-        return operator.index(x)
-    except TypeError:
-        raise TypeError(f"`{name}` must be an integer") from None
 
 
 #: The largest ``limit``/``n`` the primitives take (a ``usize``, more than
@@ -43,7 +32,7 @@ _MOST: Final = 2**64 - 1
 def _count(x: Any, name: str) -> int:
     """``x`` as an int the primitives take (``OverflowError`` naming the
     argument beyond 2**64 - 1, as Python's for an int too large to convert)."""
-    n = _integer(x, name)
+    n = integer_argument(x, name)
     if n > _MOST:
         raise OverflowError(f"`{name}` ({n}) is too large: at most 2**64 - 1")
     return n
@@ -54,18 +43,18 @@ def _input(a: Any, axis: Any) -> tuple[np.ndarray, int]:
     x = kernel_input(as_ndarray(a))
     if x.ndim == 0:
         raise ValueError("moving window functions require ndim > 0")
-    return x, normalize_axis_index(_integer(axis, "axis"), x.ndim)
+    return x, normalize_axis_index(integer_argument(axis, "axis"), x.ndim)
 
 
 def _window(x: np.ndarray, ax: int, window: Any, min_count: Any) -> tuple[int, int | None]:
     """``window`` and ``min_count`` checked as bottleneck checks them."""
-    w = _integer(window, "window")
+    w = integer_argument(window, "window")
     n = x.shape[ax]
     if not 1 <= w <= n:
         raise ValueError(f"Moving window (={w}) must between 1 and {n}, inclusive")
     if min_count is None:
         return w, None
-    m = _integer(min_count, "min_count")
+    m = integer_argument(min_count, "min_count")
     if m <= 0:
         raise ValueError("`min_count` must be greater than zero.")
     if m > w:
@@ -98,7 +87,7 @@ def moving_ddof(
     """``move_var``/``move_std`` (``prim``: ``_nanops.move_var``/``move_std``)."""
     x, ax = _input(a, axis)
     w, m = _window(x, ax, window, min_count)
-    return prim(x, w, m, ax, float(_integer(ddof, "ddof")))
+    return prim(x, w, m, ax, float(integer_argument(ddof, "ddof")))
 
 
 def moving_quantile(
@@ -158,7 +147,7 @@ def moving_exp(prim: ExpPrimitive, a: Any, alpha: Any, min_weight: Any, axis: An
             raise ValueError(f"Only one axis can be passed to {name}; got {axis}")
         (axis,) = axis
     x = kernel_input(as_ndarray(a))
-    axis = _integer(axis, "axis")
+    axis = integer_argument(axis, "axis")
     ax = normalize_axis_index(axis, x.ndim)
     mw = _real(min_weight, "min_weight")
     if mw.ndim != 0:

@@ -49,6 +49,12 @@ __all__ = [
     "nanprod",
     "nancount",
     "ss",
+    "anynan",
+    "allnan",
+    "rankdata",
+    "partition",
+    "argpartition",
+    "replace",
     "nanmean",
     "nanvar",
     "nanskew",
@@ -62,6 +68,10 @@ __all__ = [
     "fast_nansum",
     "fast_nanprod",
     "fast_ss",
+    "fast_nanflag",
+    "fast_replace",
+    "fast_rankdata",
+    "fast_partition",
     "fast_nanmean",
     "fast_nanvar",
     "fast_nanextremum",
@@ -114,6 +124,28 @@ def nancount(a: np.ndarray, axes: tuple[int, ...]) -> np.ndarray:
 def ss(a: np.ndarray, axes: tuple[int, ...]) -> np.ndarray:
     """Sum of squares, NaN propagated (bottleneck's ``ss``); ``nansum``'s
     result dtype (int32 kept, as bottleneck's) and accumulation."""
+
+def anynan(a: np.ndarray, axes: tuple[int, ...]) -> np.ndarray:
+    """Whether each slice holds a NaN (bool; false for an empty slice)."""
+
+def allnan(a: np.ndarray, axes: tuple[int, ...]) -> np.ndarray:
+    """Whether each slice is all NaN (bool; true for an empty slice)."""
+
+def rankdata(a: np.ndarray, axis: int, nan_ranked: bool) -> np.ndarray:
+    """Ranks from 1 along ``axis``, ties averaged, float64; NaN ranked
+    last, each apart (``nan_ranked``), or NaN (``nanrankdata``). Real dtypes."""
+
+def partition(a: np.ndarray, kth: int, axis: int) -> np.ndarray:
+    """A copy partitioned along ``axis`` at ``kth`` (``0 <= kth < len``
+    unless the axis is empty), NaN last. Real dtypes."""
+
+def argpartition(a: np.ndarray, kth: int, axis: int) -> np.ndarray:
+    """The positions (int64) that partition along ``axis`` at ``kth``."""
+
+def replace(a: np.ndarray, old_new: np.ndarray) -> None:
+    """Every value of the writeable ``a`` equal to ``old_new[0]`` (every NaN
+    if that is NaN) set to ``old_new[1]``, in place; ``old_new`` has ``a``'s
+    dtype. ``ValueError`` for a read-only ``a``."""
 
 def nanmean(a: np.ndarray, axes: tuple[int, ...]) -> tuple[np.ndarray, bool]:
     """Mean of non-NaN values and whether any slice was empty (its mean is NaN).
@@ -238,6 +270,23 @@ def fast_nanprod(a: object, axis: object) -> object:
 
 def fast_ss(a: object, axis: object) -> object:
     """``ss`` of the fast path (int32 kept), or ``NotImplemented``."""
+
+def fast_replace(a: object, old: object, new: object) -> object:
+    """``replace`` in place for an exact, writeable, contiguous float64,
+    float32, int64 or int32 array and Python float/int values (ints only,
+    in range, for integer arrays): returns ``a``; else ``NotImplemented``."""
+
+def fast_rankdata(a: object, axis: object, nan_ranked: bool) -> object:
+    """``rankdata`` (``nan_ranked``) or ``nanrankdata`` of an exact ndarray
+    of a real dtype (``axis=None``: C-contiguous), or ``NotImplemented``."""
+
+def fast_partition(a: object, kth: object, axis: object, arg: bool) -> object:
+    """``partition`` (``arg``: ``argpartition``) for an int ``kth`` in range
+    of an exact ndarray of a real dtype, or ``NotImplemented``."""
+
+def fast_nanflag(a: object, axis: object, all: bool) -> object:
+    """``anynan`` (``all``: ``allnan``) of the fast path, a Python bool for
+    ``axis=None``, or ``NotImplemented``."""
 
 def fast_nanmean(a: object, axis: object) -> object:
     """``(mean, any slice empty)``, or ``NotImplemented``."""

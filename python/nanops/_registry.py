@@ -1,7 +1,7 @@
 """The public functions of nanops, one row each; their order is ``__all__``.
 
 The rows live by family in :mod:`nanops._rows` (``reductions``, ``order``,
-``moving``, ``group``); this module joins them and builds the functions.
+``rearrange``, ``moving``, ``group``); this module joins them and builds the functions.
 
 A :class:`~nanops._generate.Row` declares everything about one function, and
 :func:`~nanops._generate.build` turns it into the function (source written
@@ -87,13 +87,19 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from ._generate import Row, build
-from ._rows import group, moving, order, reductions
+from ._rows import group, moving, order, rearrange, reductions
 
 __all__ = ["ROWS", "FUNCTIONS"]
 
 #: Every public function's row, in the order of ``nanops.__all__``: the
 #: families' rows (:mod:`nanops._rows`) joined.
-ROWS: Final[tuple[Row, ...]] = (*reductions.ROWS, *order.ROWS, *moving.ROWS, *group.ROWS)
+ROWS: Final[tuple[Row, ...]] = (
+    *reductions.ROWS,
+    *order.ROWS,
+    *rearrange.ROWS,
+    *moving.ROWS,
+    *group.ROWS,
+)
 
 #: The public functions, by name, in the order of ``ROWS``.
 FUNCTIONS: Final[dict[str, Callable[..., Any]]] = {

@@ -5,7 +5,8 @@ parameters in signature order (see :mod:`nanops._registry`), and raises
 :class:`~nanops._args.Delegate` for what it hands to the row's fallback.
 ``count_fallback`` is that fallback for ``nancount`` (NumPy has no such
 function): the count done with NumPy operations; ``ss_fallback`` is
-bottleneck's own way for the inputs its kernels lack.
+bottleneck's own way for the inputs its kernels lack; ``nan_flag`` and its
+fallbacks answer ``anynan``/``allnan``, which are counts' yes-or-no forms.
 """
 
 from __future__ import annotations
@@ -36,7 +37,17 @@ from ._args import (
     with_dtype,
 )
 
-__all__ = ["sum_prod", "cumulative", "count", "count_fallback", "ss", "ss_fallback"]
+__all__ = [
+    "sum_prod",
+    "cumulative",
+    "count",
+    "count_fallback",
+    "ss",
+    "ss_fallback",
+    "nan_flag",
+    "anynan_fallback",
+    "allnan_fallback",
+]
 
 
 def _accumulation(
@@ -193,3 +204,50 @@ def ss_fallback(a: Any, axis: Any = None) -> Any:
     """``ss`` as bottleneck computes it for dtypes its kernels lack:
     ``np.sum(a * a, axis)`` (duck arrays stay what their library makes)."""
     return np.sum(np.multiply(a, a), axis=axis)
+
+
+# --- anynan / allnan -------------------------------------------------------
+
+
+def nan_flag(prim: Callable[[np.ndarray, tuple[int, ...]], np.ndarray], a: Any, axis: Any) -> Any:
+    """``anynan``/``allnan`` (``prim``: ``_nanops.anynan`` or
+    ``_nanops.allnan``) for the inputs the primitive takes; ``axis`` None,
+    an int or (numbagg's) a tuple or list of ints. ``axis=None`` answers a
+    Python bool, as bottleneck's; other 0-d results are NumPy bools."""
+    if type(axis) is list:
+        axis = tuple(axis)
+    x = kernel_input(as_ndarray(a))
+    res = finish_ufunc(prim(x, ufunc_axes(axis, x.ndim)), None, False, None)
+    return bool(res) if axis is None else res
+
+
+def _nan_flags(a: Any) -> Any:
+    """Where ``a`` is NaN (NaT for datetimes; an object that is not equal
+    to itself), with NumPy operations; duck arrays stay what their library
+    makes."""
+    arr = a if hasattr(type(a), "__array_function__") else np.asanyarray(a)
+    kind = arr.dtype.kind
+    if kind in "fc":
+        return np.isnan(arr)
+    if kind in "mM":
+        return np.isnat(arr)
+    if kind == "O":
+        return np.not_equal(arr, arr, dtype=bool)
+    return np.zeros_like(arr, dtype=bool)
+
+
+def _axis_arg(axis: Any) -> Any:
+    """A list of axes as the tuple NumPy's reductions take."""
+    return tuple(axis) if type(axis) is list else axis
+
+
+def anynan_fallback(a: Any, axis: Any = None) -> Any:
+    """``anynan`` with NumPy operations, for inputs the primitive lacks."""
+    res = _nan_flags(a).any(axis=_axis_arg(axis))
+    return bool(res) if axis is None else res
+
+
+def allnan_fallback(a: Any, axis: Any = None) -> Any:
+    """``allnan`` with NumPy operations, for inputs the primitive lacks."""
+    res = _nan_flags(a).all(axis=_axis_arg(axis))
+    return bool(res) if axis is None else res

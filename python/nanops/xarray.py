@@ -45,6 +45,7 @@ from ._xarray_reduce import Reductions as _Reductions
 from ._xarray_rolling import Rolling
 from ._xarray_rolling import fill as _fill
 from ._xarray_rolling_exp import RollingExp
+from ._xarray_rank import rank as _rank
 
 __all__ = ["DataArrayAccessor", "DatasetAccessor", "Rolling", "RollingExp", "GroupBy"]
 
@@ -76,6 +77,13 @@ class _Accessor(_Reductions):
     def bfill(self, dim: Hashable, limit: int | None = None) -> Any:
         """xarray's ``bfill``: carry the next value backward, by :func:`nanops.bfill`."""
         return _fill(self._obj, "bfill", dim, limit)
+
+    def rank(self, dim: Hashable, *, pct: bool = False, keep_attrs: bool | None = None) -> Any:
+        """xarray's ``rank``: each value's rank along ``dim`` from 1, ties
+        averaged, NaN kept (``pct``: divided by the count of values), by
+        :func:`nanops.nanrankdata` (floats) and :func:`nanops.rankdata`;
+        without bottleneck."""
+        return _rank(self._obj, dim, pct, keep_attrs)
 
     def groupby(self, group: Any = None, **kwargs: Any) -> GroupBy:
         """xarray's ``groupby`` (the same arguments, parsed by xarray: a name

@@ -34,6 +34,8 @@ NUMPY_TWINS: dict[str, tuple[Any, ...]] = {
     "median": (),
     "quantile": (0.25,),
     "percentile": (75,),
+    "partition": (1,),
+    "argpartition": (1,),
 }
 
 # Keyword sets a caller passes, each valid for the functions that take it.
@@ -103,6 +105,10 @@ def test_dask_arrays_dispatch_as_numpy_does(
     if outcome is None:
         return
     got, expected = outcome
+    if not isinstance(expected, da.Array):
+        # dask has no such function: NumPy computes the array and answers
+        np.testing.assert_array_equal(got, expected)
+        return
     assert isinstance(got, da.Array)  # lazy, as NumPy's dispatch gives it
     got, expected = got.compute(), expected.compute()
     assert np.asarray(got).dtype == np.asarray(expected).dtype

@@ -309,6 +309,35 @@ def test_fills_equal_xarray(seed: int, dtype: str, dataset: bool, name: str, lim
     assert_same(getattr(obj.nanops, name)(dim, limit=limit), expected, rtol=0.0)
 
 
+# --- ranks ---------------------------------------------------------------------------------------
+
+
+@SETTINGS
+@given(seed=seeds, dtype=dtypes, dataset=st.booleans(), dim=st.sampled_from(["time", "y", "x"]),
+       pct=st.booleans(), keep=keeps)
+def test_rank_equals_xarray(seed: int, dtype: str, dataset: bool, dim: str, pct: bool,
+                            keep: Any) -> None:
+    obj = make_ds(seed, dtype=dtype) if dataset else make(seed, dtype=dtype)
+    # ties: xarray ranks them as bottleneck, the mean of their places
+    obj = obj.round(0) if dtype != "int32" else obj
+    # xarray's rank needs bottleneck (installed, off by default since 2025)
+    expected = obj.rank(dim, pct=pct, keep_attrs=keep)
+    assert_same(obj.nanops.rank(dim, pct=pct, keep_attrs=keep), expected, rtol=0.0)
+
+
+def test_rank_errors_and_dask_are_xarrays(synchronous: Any) -> None:
+    da = make(3)
+    with pytest.raises(ValueError, match="not found in data dimensions"):
+        da.nanops.rank("z")
+    with pytest.raises(ValueError, match="not found in data dimensions"):
+        da.rank("z")
+    lazy = da.chunk({"y": 1}).nanops.rank("time", pct=True)
+    assert _lazy(lazy)
+    assert_same(lazy.compute(), da.rank("time", pct=True), rtol=0.0)
+    with pytest.raises(ValueError, match="multiple chunks"):
+        da.chunk({"time": 7}).nanops.rank("time")
+
+
 # --- group-by and resampling ---------------------------------------------------------------------
 
 GROUPED = ["sum", "mean", "var", "std", "min", "max", "count", "median", "first", "last"]

@@ -33,6 +33,7 @@ fn class(e: &nanops::Error) -> Class {
         E::WeightsUnsupported { .. } => Class::Value,
         E::UnknownMethod { .. } => Class::Value,
         E::InvalidWindow { .. } => Class::Value,
+        E::InvalidKth { .. } => Class::Value,
         E::InvalidMinCount { .. } => Class::Value,
         E::AlphaLength { .. } => Class::Value,
         E::OutOfMemory { .. } => Class::Memory,

@@ -11,12 +11,13 @@
 
 use crate::array::{strides_whole, with_array, PyElement, MAX_NDIM};
 use crate::compute::{
-    compute, flagged, indices, numpy_scalar, pair, sum_of_squares, to_py, values, Out,
+    compute, flagged, indices, numpy_scalar, pair, sum_of_squares, to_intp, to_py, values, Out,
 };
-use crate::errors::KEEP_GIL_BELOW;
+use crate::errors::{guard, KEEP_GIL_BELOW};
 use crate::quantile::{quantile_values, Request};
 use nanops::stats::{
-    Median, NanArgMax, NanArgMin, NanMax, NanMean, NanMin, NanProd, NanStd, NanSum, NanVar,
+    AllNan, AnyNan, Median, NanArgMax, NanArgMin, NanMax, NanMean, NanMin, NanProd, NanStd, NanSum,
+    NanVar,
 };
 use nanops::{Axes, Ddof, NanPolicy, QDtype, QuantileMethod};
 use ndarray::{ArrayView, ArrayView1, Dimension};
@@ -25,7 +26,7 @@ use numpy::{
 };
 use pyo3::exceptions::PyRuntimeWarning;
 use pyo3::prelude::*;
-use pyo3::types::{PyFloat, PyInt, PyList, PyString, PyTuple};
+use pyo3::types::{PyBool, PyFloat, PyInt, PyList, PyString, PyTuple};
 
 /// Which dtypes a function's fast path takes.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -146,6 +147,18 @@ fn whole_slice<'a>(
     axis: &Bound<'_, PyAny>,
     order: Order,
 ) -> Option<WholeFloat<'a>> {
+    whole_values(a, axis, order, false)
+}
+
+/// [`whole_slice`], or with `head_of_large` the first [`KEEP_GIL_BELOW`]
+/// values of a whole array at least that large (read with the GIL held,
+/// for the calls whose answer often lies there: `anynan`, `allnan`).
+fn whole_values<'a>(
+    a: &'a Bound<'_, PyAny>,
+    axis: &Bound<'_, PyAny>,
+    order: Order,
+    head_of_large: bool,
+) -> Option<WholeFloat<'a>> {
     use numpy::npyffi::NPY_TYPES as T;
     if !axis.is_none() {
         return None;
@@ -160,9 +173,10 @@ fn whole_slice<'a>(
         Order::Any => arr.is_contiguous(),
         Order::C => arr.is_c_contiguous(),
     };
-    if n == 0 || n >= KEEP_GIL_BELOW || !contiguous || !arr.is_aligned() {
+    if n == 0 || (n >= KEEP_GIL_BELOW) != head_of_large || !contiguous || !arr.is_aligned() {
         return None;
     }
+    let n = n.min(KEEP_GIL_BELOW);
     let d = arr.dtype();
     if d.is_native_byteorder() == Some(false) {
         return None;
@@ -351,6 +365,243 @@ pub(crate) fn fast_ss<'py>(
         return declined(a);
     };
     sum_of_squares(&x, axes, true)
+}
+
+/// `anynan(a, axis)` (`all`: `allnan`), or `NotImplemented`; for `axis=None`
+/// a Python bool, as bottleneck answers. A whole small float array is read
+/// as one slice ([`whole_slice`], [`AnyNan::of`]); a whole array of
+/// integers or bools is answered from its size.
+#[pyfunction]
+pub(crate) fn fast_nanflag<'py>(
+    a: &Bound<'py, PyAny>,
+    axis: &Bound<'py, PyAny>,
+    all: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    let py = a.py();
+    let answer = |seen: bool| Ok(PyBool::new(py, seen).to_owned().into_any());
+    let of = |xs: WholeFloat<'_>| match (xs, all) {
+        (WholeFloat::F64(xs), false) => AnyNan::of(xs),
+        (WholeFloat::F64(xs), true) => AllNan::of(xs),
+        (WholeFloat::F32(xs), false) => AnyNan::of(xs),
+        (WholeFloat::F32(xs), true) => AllNan::of(xs),
+    };
+    if let Some(xs) = whole_slice(a, axis, Order::Any) {
+        return answer(of(xs));
+    }
+    // a large whole array: its head first, with the GIL held (a NaN for
+    // anynan, a value for allnan answers the call); else all of it below
+    if let Some(head) = whole_values(a, axis, Order::Any, true) {
+        let seen = of(head);
+        if seen != all {
+            return answer(seen);
+        }
+    }
+    let Some((x, axes)) = fast_axes(a, axis, Dtypes::Kernel, false) else {
+        return declined(a);
+    };
+    let whole = axis.is_none();
+    if whole && matches!(x.dtype().kind(), b'b' | b'i' | b'u') {
+        return answer(all && x.len() == 0);
+    }
+    let flags = with_array!(&x, all, |v: E| {
+        let flags = guard(py, v.len(), || {
+            if all {
+                nanops::allnan(&v, Axes::from(axes))
+            } else {
+                nanops::anynan(&v, Axes::from(axes))
+            }
+        })?;
+        to_py(py, flags, false)
+    })?;
+    if whole {
+        answer(flags.is_truthy()?)
+    } else {
+        Ok(flags)
+    }
+}
+
+/// The input of the lane functions' fast entries (`rankdata`,
+/// `partition`): [`fast_input`] of a real dtype, with its axis; `axis=None`
+/// (the flattened array) only for a C-contiguous `a`, whose values are the
+/// flattened array's in order.
+fn lanes_input<'py>(
+    a: &Bound<'py, PyAny>,
+    axis: &Bound<'py, PyAny>,
+) -> Option<(Bound<'py, PyUntypedArray>, Option<usize>)> {
+    fast_input(a, axis, Dtypes::Real).filter(|(x, ax)| ax.is_some() || x.is_c_contiguous())
+}
+
+/// `rankdata(a, axis)` (`nan_ranked = false`: `nanrankdata`), or
+/// `NotImplemented`.
+#[pyfunction]
+pub(crate) fn fast_rankdata<'py>(
+    a: &Bound<'py, PyAny>,
+    axis: &Bound<'py, PyAny>,
+    nan_ranked: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    let py = a.py();
+    let Some((x, ax)) = lanes_input(a, axis) else {
+        return declined(a);
+    };
+    with_array!(&x, real, |v: E| {
+        let flat = v.as_slice().map(ArrayView1::from);
+        if ax.is_none() && flat.is_none() {
+            return declined(a);
+        }
+        let ranks = guard(py, v.len(), || match (ax, &flat, nan_ranked) {
+            (None, Some(f), true) => nanops::rankdata(f, 0),
+            (None, Some(f), false) => nanops::nanrankdata(f, 0),
+            (k, _, true) => nanops::rankdata(&v, k.unwrap_or(0) as isize),
+            (k, _, false) => nanops::nanrankdata(&v, k.unwrap_or(0) as isize),
+        })?;
+        to_py(py, ranks, false)
+    })
+}
+
+/// `partition(a, kth, axis)` (`arg`: `argpartition`) for one int `kth` in
+/// range of an array of at least one dimension, or `NotImplemented`.
+#[pyfunction]
+pub(crate) fn fast_partition<'py>(
+    a: &Bound<'py, PyAny>,
+    kth: &Bound<'py, PyAny>,
+    axis: &Bound<'py, PyAny>,
+    arg: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    let py = a.py();
+    let Some((x, ax)) = lanes_input(a, axis) else {
+        return declined(a);
+    };
+    if x.ndim() == 0 || !kth.is_exact_instance_of::<PyInt>() {
+        return declined(a);
+    }
+    let n = ax.map_or(x.len(), |k| x.shape()[k]) as isize;
+    let Ok(k) = kth.extract::<isize>() else {
+        return declined(a);
+    };
+    if !(-n..n).contains(&k) {
+        return declined(a);
+    }
+    let k = k.rem_euclid(n) as usize;
+    let along = ax.unwrap_or(0) as isize;
+    with_array!(&x, real, |v: E| {
+        let flat = v.as_slice().map(ArrayView1::from);
+        if ax.is_none() && flat.is_none() {
+            return declined(a);
+        }
+        if arg {
+            let at = guard(py, v.len(), || match (ax, &flat) {
+                (None, Some(f)) => nanops::argpartition(f, k, along),
+                _ => nanops::argpartition(&v, k, along),
+            })?;
+            to_py(py, to_intp(at), false)
+        } else {
+            let parts = guard(py, v.len(), || match (ax, &flat) {
+                (None, Some(f)) => nanops::partition(f, k, along),
+                _ => nanops::partition(&v, k, along),
+            })?;
+            to_py(py, parts, false)
+        }
+    })
+}
+
+/// A pointer into an array handed to the one job that writes it, which may
+/// run with the GIL released.
+struct SendMut<E>(*mut E);
+// SAFETY: the pointee is written only by the job it is handed to, while
+// the caller holds the array.
+unsafe impl<E> Send for SendMut<E> {}
+
+/// bottleneck's `replace(a, old, new)` for its common call, in place, or
+/// `NotImplemented`: `a` an exact, writeable, aligned, contiguous ndarray
+/// of `float64`/`float32`/`int64`/`int32` in native byte order, `old` and
+/// `new` exact Python floats or ints (ints only, and in range, for integer
+/// arrays). Returns `a`. The values are written through one slice of the
+/// array's memory, without the `numpy` crate's typed borrow, as
+/// [`whole_slice`] reads them.
+#[pyfunction]
+pub(crate) fn fast_replace<'py>(
+    a: &Bound<'py, PyAny>,
+    old: &Bound<'py, PyAny>,
+    new: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    use numpy::npyffi::{NPY_ARRAY_WRITEABLE, NPY_TYPES as T};
+    let py = a.py();
+    // SAFETY: `a` is a valid object pointer; the check only reads its type.
+    if unsafe { PyArray_CheckExact(py, a.as_ptr()) } == 0 {
+        return declined(a);
+    }
+    let Ok(arr) = a.cast::<PyUntypedArray>() else {
+        return declined(a);
+    };
+    // SAFETY: `arr` is an ndarray; its flags field is always valid.
+    let writeable = unsafe { (*arr.as_array_ptr()).fields.flags } & NPY_ARRAY_WRITEABLE != 0;
+    let d = arr.dtype();
+    if !writeable
+        || !arr.is_contiguous()
+        || !arr.is_aligned()
+        || d.is_native_byteorder() == Some(false)
+    {
+        return declined(a);
+    }
+    let n = arr.len();
+    // SAFETY: the array holds `n` aligned values of its dtype in one
+    // contiguous, writeable block at `data`; the slices made from it below
+    // live only in this call, while `a` is held.
+    let data = unsafe { (*arr.as_array_ptr()).fields.data };
+    fn exact<T>(x: &Bound<'_, PyAny>) -> bool
+    where
+        T: pyo3::type_object::PyTypeInfo,
+    {
+        x.is_exact_instance_of::<T>()
+    }
+    let number = |x: &Bound<'py, PyAny>| exact::<PyFloat>(x) || exact::<PyInt>(x);
+    let int = |x: &Bound<'py, PyAny>| exact::<PyInt>(x);
+    fn run<E: PyElement>(
+        py: Python<'_>,
+        data: *mut std::ffi::c_char,
+        n: usize,
+        old: E,
+        new: E,
+    ) -> PyResult<()> {
+        let ptr = SendMut(data.cast::<E>());
+        guard(py, n, move || {
+            let ptr = ptr;
+            // SAFETY: see `fast_replace`.
+            let xs = unsafe { std::slice::from_raw_parts_mut(ptr.0, n) };
+            nanops::replace(&mut ndarray::ArrayViewMut1::from(xs), old, new);
+            Ok(())
+        })
+    }
+    let num = d.num();
+    let is = |t: T| num == t as std::ffi::c_int;
+    if n == 0 {
+        return declined(a);
+    }
+    if is(T::NPY_DOUBLE) && number(old) && number(new) {
+        let (Ok(o), Ok(w)) = (old.extract::<f64>(), new.extract::<f64>()) else {
+            return declined(a);
+        };
+        run::<f64>(py, data, n, o, w)?;
+    } else if is(T::NPY_FLOAT) && number(old) && number(new) {
+        let (Ok(o), Ok(w)) = (old.extract::<f64>(), new.extract::<f64>()) else {
+            return declined(a);
+        };
+        // NumPy's cast of a double to float32 (nearest; beyond: inf)
+        run::<f32>(py, data, n, o as f32, w as f32)?;
+    } else if is(T::NPY_LONG) && int(old) && int(new) {
+        let (Ok(o), Ok(w)) = (old.extract::<i64>(), new.extract::<i64>()) else {
+            return declined(a);
+        };
+        run::<i64>(py, data, n, o, w)?;
+    } else if is(T::NPY_INT) && int(old) && int(new) {
+        let (Ok(o), Ok(w)) = (old.extract::<i32>(), new.extract::<i32>()) else {
+            return declined(a);
+        };
+        run::<i32>(py, data, n, o, w)?;
+    } else {
+        return declined(a);
+    }
+    Ok(a.clone())
 }
 
 /// `(nanmean(a, axis), any slice empty)`, or `NotImplemented`.

@@ -72,6 +72,51 @@ fn ss<'py>(a: &Bound<'py, PyUntypedArray>, axes: Vec<usize>) -> Out<'py> {
     sum_of_squares(a, axes, false)
 }
 
+/// bottleneck's `replace`: every value of `a` equal to `old_new[0]` (every
+/// NaN, if that is NaN) set to `old_new[1]`, in place. `old_new` has `a`'s
+/// dtype (the Python layer casts and checks the two values); a read-only
+/// `a` is NumPy's `ValueError`.
+#[pyfunction]
+fn replace(a: &Bound<'_, PyUntypedArray>, old_new: &Bound<'_, PyUntypedArray>) -> PyResult<()> {
+    use numpy::{PyArray1, PyArrayDyn, PyArrayMethods};
+    macro_rules! typed {
+        ($($t:ty),*) => {$(
+            if let Ok(arr) = a.cast::<PyArrayDyn<$t>>() {
+                let pair = old_new.cast::<PyArray1<$t>>()?.readonly();
+                let (old, new) = match pair.as_slice()? {
+                    &[old, new] => (old, new),
+                    _ => return Err(PyValueError::new_err("old_new must hold two values")),
+                };
+                let mut rw = arr
+                    .try_readwrite()
+                    .map_err(|_| PyValueError::new_err("assignment destination is read-only"))?;
+                let mut v = rw.as_array_mut();
+                return guard(a.py(), a.len(), || {
+                    nanops::replace(&mut v, old, new);
+                    Ok(())
+                });
+            }
+        )*};
+    }
+    typed!(
+        f64,
+        f32,
+        half::f16,
+        num_complex::Complex64,
+        num_complex::Complex32,
+        i64,
+        i32,
+        i16,
+        i8,
+        u64,
+        u32,
+        u16,
+        u8,
+        bool
+    );
+    Err(crate::array::unsupported(a))
+}
+
 primitives! {
     /// Sum of non-NaN values.
     fn nansum(a, axes: Vec<usize>) -> Out [all] |v| values(a.py(), &v, Axes::from(axes), NanSum, false);
@@ -79,6 +124,12 @@ primitives! {
     fn nanprod(a, axes: Vec<usize>) -> Out [all] |v| values(a.py(), &v, Axes::from(axes), NanProd, false);
     /// Number of non-NaN values.
     fn nancount(a, axes: Vec<usize>) -> Out [all] |v| indices(a.py(), &v, Axes::from(axes), NanCount, false);
+    /// Whether each slice holds a NaN.
+    fn anynan(a, axes: Vec<usize>) -> Out [all] |v|
+        to_py(a.py(), guard(a.py(), a.len(), || nanops::anynan(&v, Axes::from(axes)))?, false);
+    /// Whether each slice is all NaN (true for an empty slice).
+    fn allnan(a, axes: Vec<usize>) -> Out [all] |v|
+        to_py(a.py(), guard(a.py(), a.len(), || nanops::allnan(&v, Axes::from(axes)))?, false);
     /// Mean of non-NaN values, and whether a slice was empty.
     fn nanmean(a, axes: Vec<usize>) -> Flagged [all] |v| flagged(a.py(), &v, Axes::from(axes), NanMean, false);
     /// Variance (or standard deviation) of non-NaN values, and whether a slice had `count - ddof <= 0`.
@@ -253,8 +304,24 @@ primitives! {
             nanops::group_nanquantile(&v, l, Axes::from(axes), num_labels, &q, method, w.clone())
         })
     };
+    /// Ranks along `axis` from 1, ties averaged (`nan_ranked`: NaN ranked last, each apart; otherwise NaN).
+    fn rankdata(a, axis: isize, nan_ranked: bool) -> Out [real] |v| {
+        let ranks = guard(a.py(), a.len(), || if nan_ranked {
+            nanops::rankdata(&v, axis)
+        } else {
+            nanops::nanrankdata(&v, axis)
+        })?;
+        to_py(a.py(), ranks, false)
+    };
+    /// A copy partitioned along `axis` at `kth` (NaN last).
+    fn partition(a, kth: usize, axis: isize) -> Out [real] |v|
+        to_py(a.py(), guard(a.py(), a.len(), || nanops::partition(&v, kth, axis))?, false);
+    /// The positions that partition along `axis` at `kth`.
+    fn argpartition(a, kth: usize, axis: isize) -> Out [real] |v|
+        to_py(a.py(), to_intp(guard(a.py(), a.len(), || nanops::argpartition(&v, kth, axis))?), false);
     also:
     ss,
+    replace,
     crate::partial::partial_states,
     crate::partial::group_partial_states,
     crate::quantile::nanquantile,
@@ -266,6 +333,10 @@ primitives! {
     crate::fast::fast_nansum,
     crate::fast::fast_nanprod,
     crate::fast::fast_ss,
+    crate::fast::fast_nanflag,
+    crate::fast::fast_replace,
+    crate::fast::fast_rankdata,
+    crate::fast::fast_partition,
     crate::fast::fast_nanmean,
     crate::fast::fast_nanvar,
     crate::fast::fast_nanextremum,

@@ -65,6 +65,14 @@ pub enum Error {
         /// The length of the axis moved along.
         len: usize,
     },
+    /// A `kth` outside `0..len` for `partition`/`argpartition` (NumPy's
+    /// `ValueError`).
+    InvalidKth {
+        /// The `kth` given.
+        kth: usize,
+        /// The length of the axis partitioned along.
+        len: usize,
+    },
     /// A `min_count` of zero or above the window (bottleneck's `ValueError`).
     InvalidMinCount {
         /// The `min_count` given.
@@ -153,6 +161,7 @@ impl fmt::Display for Error {
                 f,
                 "Moving window (={window}) must between 1 and {len}, inclusive"
             ),
+            Error::InvalidKth { kth, len } => write!(f, "kth(={kth}) out of bounds ({len})"),
             Error::InvalidMinCount { min_count: 0, .. } => {
                 write!(f, "`min_count` must be greater than zero.")
             }

@@ -16,6 +16,9 @@ fn check_all(a: &ArrayD<f64>, axes: &[usize]) -> Result<(), TestCaseError> {
     // bottleneck's `ss`: NaN propagated
     let squares = reference(a, axes, |g| g.iter().map(|x| x * x).sum());
     let count = reference(a, axes, |g| valid(g).len() as f64);
+    // anynan / allnan as 1.0 / 0.0
+    let any_nan = reference(a, axes, |g| (valid(g).len() < g.len()) as u8 as f64);
+    let all_nan = reference(a, axes, |g| valid(g).is_empty() as u8 as f64);
     let mean = reference(a, axes, |g| {
         let v = valid(g);
         v.iter().sum::<f64>() / v.len() as f64
@@ -47,6 +50,17 @@ fn check_all(a: &ArrayD<f64>, axes: &[usize]) -> Result<(), TestCaseError> {
         prop_assert!(
             same(&nanops::ss(&v, ax()).unwrap(), &squares),
             "ss {}",
+            name
+        );
+        let flags = |f: ArrayD<bool>| f.mapv(|b| b as u8 as f64);
+        prop_assert!(
+            same(&flags(nanops::anynan(&v, ax()).unwrap()), &any_nan),
+            "anynan {}",
+            name
+        );
+        prop_assert!(
+            same(&flags(nanops::allnan(&v, ax()).unwrap()), &all_nan),
+            "allnan {}",
             name
         );
         prop_assert!(

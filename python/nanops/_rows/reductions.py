@@ -15,6 +15,19 @@ from .._generate import Fast, General, Row, UNSUPPORTED, Warn
 __all__ = ["ROWS"]
 
 
+def _nan_flag_row(name: str, all_nan: bool, doc: str) -> Row:
+    """The row of ``anynan`` (``all_nan`` False) or ``allnan``: one fast
+    entry, one general helper, each told which."""
+    return Row(
+        name=name,
+        signature="a, axis=None",
+        fast=Fast(_nanops.fast_nanflag, f"a, axis, {all_nan}", at_defaults=()),
+        general=General(_sums.nan_flag, getattr(_nanops, name)),
+        fallback=_sums.allnan_fallback if all_nan else _sums.anynan_fallback,
+        doc=doc,
+    )
+
+
 #: The rows, in the order of ``nanops.__all__``.
 ROWS: Final[tuple[Row, ...]] = (
     # --- sum / prod ----------------------------------------------------------
@@ -404,6 +417,61 @@ ROWS: Final[tuple[Row, ...]] = (
         >>> import numpy as np, nanops
         >>> nanops.ss(np.array([[1.0, 2.0], [3.0, np.nan]]), axis=1)
         array([ 5., nan])
+        """,
+    ),
+    # --- bottleneck's and numbagg's NaN tests (not in NumPy) ---------------
+    _nan_flag_row(
+        "anynan",
+        False,
+        """
+        Whether any value along the given axes is NaN.
+
+        Bottleneck's and numbagg's ``anynan`` (not in NumPy): ``axis`` None,
+        an int or (numbagg's) a tuple of ints; ``axis=None`` answers a Python
+        bool (bottleneck's type), other axes a bool array.  Integers and
+        bools are never NaN; an empty slice holds no NaN.  Each slice is
+        read only up to its first NaN.  Inputs the kernels lack are tested
+        with NumPy operations (NaT counts as missing).
+
+        Examples
+        --------
+        >>> import numpy as np, nanops
+        >>> nanops.anynan(np.array([[1.0, np.nan], [3.0, 4.0]]), axis=1)
+        array([ True, False])
+        """,
+    ),
+    _nan_flag_row(
+        "allnan",
+        True,
+        """
+        Whether every value along the given axes is NaN.
+
+        Bottleneck's and numbagg's ``allnan`` (not in NumPy), called as
+        :func:`anynan`; an empty slice is all NaN (``True``), a non-empty
+        slice of integers or bools never.  Each slice is read only up to its
+        first value that is not NaN.
+
+        Examples
+        --------
+        >>> import numpy as np, nanops
+        >>> nanops.allnan(np.array([[np.nan, np.nan], [3.0, np.nan]]), axis=1)
+        array([ True, False])
+        """,
+    ),
+    Row(
+        name="count",
+        signature="a, axis=None, keepdims=False",
+        general=General(_sums.count),
+        fallback=_sums.count_fallback,
+        doc="""
+        Number of non-NaN elements over the given axes: numbagg's name for
+        :func:`nancount`, which it is in every respect.
+
+        Examples
+        --------
+        >>> import numpy as np, nanops
+        >>> nanops.count(np.array([[1.0, np.nan], [3.0, 4.0]]), axis=0)
+        array([2, 1])
         """,
     ),
 )

@@ -38,13 +38,13 @@ use crate::group::{
 };
 use crate::options::{Axes, Ddof, NanPolicy, QuantileMethod, QuantileOptions};
 use crate::reduce::{
-    NanCount, NanKurt, NanMax, NanMean, NanMin, NanProd, NanSkew, NanStd, NanSum, NanVar,
-    SumOfSquares, VarOrStd,
+    nan_flags, AllNan, AnyNan, NanCount, NanKurt, NanMax, NanMean, NanMin, NanProd, NanSkew,
+    NanStd, NanSum, NanVar, SumOfSquares, VarOrStd,
 };
 use crate::scan::{
-    run_lanes, scan, scan_flat, CumProd, CumSum, ExpStat, Fill, LaneKernel, MoveCount, MoveExp,
-    MoveExtremum, MoveMean, MoveMedian, MoveQuantile, MoveRank, MoveSum, MoveVar, Scanner,
-    WindowSpec,
+    run_lanes, scan, scan_flat, ArgPartition, CumProd, CumSum, ExpStat, Fill, LaneKernel,
+    MoveCount, MoveExp, MoveExtremum, MoveMean, MoveMedian, MoveQuantile, MoveRank, MoveSum,
+    MoveVar, Partition, Rank, Scanner, WindowSpec,
 };
 use crate::statistic::into_dim;
 use crate::statistic::Statistic;
@@ -1303,6 +1303,76 @@ nan_functions! {
     window fn bfill, bfill_axis(limit: Option<usize>) -> E
         where E: Element = Fill { limit, backward: true };
 
+    /// The rank of each value along `axis`, from 1, equal values sharing the
+    /// mean of their ranks (bottleneck's `rankdata`); NaN ranks after every
+    /// other value, each NaN apart in the order of position. Ranks over the
+    /// whole array (bottleneck's `axis=None`): `rankdata(&a.flatten(), 0)`.
+    ///
+    /// # Errors
+    /// Axis errors.
+    ///
+    /// ```
+    /// use ndarray::array;
+    /// let a = array![3.0, f64::NAN, 1.0, 3.0];
+    /// assert_eq!(nanops::rankdata(&a, 0)?, array![2.5, 4.0, 1.0, 2.5].into_dyn());
+    /// # Ok::<(), nanops::Error>(())
+    /// ```
+    window fn rankdata, rankdata_axis() -> f64 where E: QuantileElement = Rank { nan_ranked: true };
+
+    /// [`rankdata`] of the non-NaN values along `axis`; NaN where the value
+    /// is NaN (bottleneck's `nanrankdata`).
+    ///
+    /// # Errors
+    /// Axis errors.
+    ///
+    /// ```
+    /// use ndarray::array;
+    /// let r = nanops::nanrankdata(&array![3.0, f64::NAN, 1.0, 3.0], 0)?;
+    /// assert!(r[1].is_nan());
+    /// assert_eq!((r[0], r[2], r[3]), (2.5, 1.0, 2.5));
+    /// # Ok::<(), nanops::Error>(())
+    /// ```
+    window fn nanrankdata, nanrankdata_axis() -> f64
+        where E: QuantileElement = Rank { nan_ranked: false };
+
+    /// A copy of `a` rearranged along `axis` so that position `kth` of each
+    /// lane holds the value sorting would put there, the positions before it
+    /// values not greater and those after it values not less, in no given
+    /// order (NumPy's and bottleneck's `partition`; NaN sorts last, as
+    /// NumPy's). Over the whole array: `partition(&a.flatten(), kth, 0)`.
+    ///
+    /// # Errors
+    /// Axis errors; [`Error::InvalidKth`](crate::Error::InvalidKth) unless
+    /// `kth` is below the length of the axis (any `kth` for an empty axis).
+    ///
+    /// ```
+    /// use ndarray::array;
+    /// let p = nanops::partition(&array![5, 1, 4, 2, 3], 2, 0)?;
+    /// assert_eq!(p[2], 3);
+    /// assert!(p.iter().take(2).all(|&x| x < 3) && p.iter().skip(3).all(|&x| x > 3));
+    /// # Ok::<(), nanops::Error>(())
+    /// ```
+    window fn partition, partition_axis(kth: usize) -> E
+        where E: QuantileElement = Partition { kth };
+
+    /// The positions along `axis` that would [`partition`] each lane: `a`
+    /// taken at them is a partition of `a` at `kth` (NumPy's and
+    /// bottleneck's `argpartition`).
+    ///
+    /// # Errors
+    /// As [`partition`].
+    ///
+    /// ```
+    /// use ndarray::array;
+    /// let a = array![5.0, 1.0, f64::NAN, 2.0];
+    /// let at = nanops::argpartition(&a, 1, 0)?;
+    /// assert_eq!(a[at[1]], 2.0);
+    /// assert!(a[at[3]].is_nan());
+    /// # Ok::<(), nanops::Error>(())
+    /// ```
+    window fn argpartition, argpartition_axis(kth: usize) -> usize
+        where E: QuantileElement = ArgPartition { kth };
+
     /// Sum of the non-NaN values of each group; an empty group sums to zero.
     ///
     /// ```text
@@ -1820,4 +1890,94 @@ nan_functions! {
     /// ```
     group fn group_nanquantile(q: &[f64], method: QuantileMethod, weights: Option<ArrayViewD<'_, f64>>) -> E::Value
         where E: QuantileElement = GroupQuantiles { qs: Some(q), method, weights };
+}
+
+/// Whether each slice over `axes` holds a NaN (bottleneck's and numbagg's
+/// `anynan`): `false` for empty slices and for integers. A slice is read
+/// only up to its first NaN (in blocks); C-contiguous arrays reduced over
+/// every axis, the last or the first are answered by one ordered walk,
+/// other layouts by the reduce driver.
+///
+/// # Errors
+/// Axis errors.
+///
+/// ```
+/// use ndarray::array;
+/// let a = array![[1.0, f64::NAN], [2.0, 3.0]];
+/// assert_eq!(nanops::anynan(&a, 1)?, array![true, false].into_dyn());
+/// assert!(nanops::anynan(&a, nanops::Axes::All)?[[]]);
+/// # Ok::<(), nanops::Error>(())
+/// ```
+pub fn anynan<S, E, D>(a: &ArrayBase<S, D>, axes: impl Into<Axes>) -> Result<ArrayD<bool>>
+where
+    S: Data<Elem = E>,
+    E: Element,
+    D: Dimension,
+{
+    flags::<E, false>(a.view().into_dyn(), axes.into())
+}
+
+/// [`anynan`] along one [`Axis`], in the input's dimension less one.
+///
+/// # Errors
+/// As [`anynan`].
+pub fn anynan_axis<S, E, D>(a: &ArrayBase<S, D>, axis: Axis) -> Result<Array<bool, D::Smaller>>
+where
+    S: Data<Elem = E>,
+    E: Element,
+    D: Dimension,
+{
+    Ok(into_dim(flags::<E, false>(a.view().into_dyn(), one(axis))?))
+}
+
+/// Whether every value of each slice over `axes` is NaN (bottleneck's and
+/// numbagg's `allnan`): `true` for empty slices, `false` for non-empty
+/// slices of integers. A slice is read only up to its first value that is
+/// not NaN, as [`anynan`] reads.
+///
+/// # Errors
+/// Axis errors.
+///
+/// ```
+/// use ndarray::{array, Axis};
+/// let a = array![[f64::NAN, f64::NAN], [2.0, f64::NAN]];
+/// assert_eq!(nanops::allnan_axis(&a, Axis(1))?, array![true, false]);
+/// assert!(!nanops::allnan(&a, nanops::Axes::All)?[[]]);
+/// # Ok::<(), nanops::Error>(())
+/// ```
+pub fn allnan<S, E, D>(a: &ArrayBase<S, D>, axes: impl Into<Axes>) -> Result<ArrayD<bool>>
+where
+    S: Data<Elem = E>,
+    E: Element,
+    D: Dimension,
+{
+    flags::<E, true>(a.view().into_dyn(), axes.into())
+}
+
+/// [`allnan`] along one [`Axis`], in the input's dimension less one.
+///
+/// # Errors
+/// As [`allnan`].
+pub fn allnan_axis<S, E, D>(a: &ArrayBase<S, D>, axis: Axis) -> Result<Array<bool, D::Smaller>>
+where
+    S: Data<Elem = E>,
+    E: Element,
+    D: Dimension,
+{
+    Ok(into_dim(flags::<E, true>(a.view().into_dyn(), one(axis))?))
+}
+
+/// `anynan` (`ALL = false`) or `allnan` of `view` over `axes`: the ordered
+/// walk where the layout has one, else the reduce driver.
+fn flags<E: Element, const ALL: bool>(view: ArrayViewD<'_, E>, axes: Axes) -> Result<ArrayD<bool>> {
+    let normal = axes.normalize(view.ndim())?;
+    if let Some(answers) = nan_flags::answer::<E, ALL>(&view, &normal) {
+        return Ok(answers);
+    }
+    let axes = Axes::from(normal);
+    Ok(if ALL {
+        report(&view, axes, AllNan)?.values
+    } else {
+        report(&view, axes, AnyNan)?.values
+    })
 }

@@ -5,15 +5,18 @@
 //! Every function is one row of the table in `functions.rs`, which makes
 //! both the free function and the trait method; its statistic is a type of
 //! [`stats`] (reductions, order statistics) or a scan of the scan family.
+//! [`replace`], which writes its input, stands apart (`replace.rs`).
 
 mod arg;
 mod functions;
 mod partial;
+mod replace;
 mod stat_types;
 mod statistic;
 
 pub use functions::*;
 pub use partial::{finish_states, group_partial_states, merge_states, partial_states};
+pub use replace::replace;
 pub use statistic::report;
 
 /// The statistics [`report`] computes: one type per function.

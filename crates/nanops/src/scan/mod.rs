@@ -10,7 +10,8 @@
 //! computes one whole contiguous lane at a time (the value leaving a window
 //! is read back from the lane). Its driver ([`run_lanes`]) plans the view
 //! the same way and copies strided lanes, and tiles of axis-0 lanes, into
-//! contiguous scratch.
+//! contiguous scratch. Whole-lane rearrangements (ranks, partitions) are
+//! lane kernels too, never cut.
 
 mod blocked;
 mod blocked_segments;
@@ -22,6 +23,8 @@ mod exponential;
 mod fill;
 mod moving;
 mod ordered;
+mod partition;
+mod rank;
 mod ranked_window;
 mod scanner;
 mod segment_counts;
@@ -37,6 +40,8 @@ pub(crate) use exponential::{ExpStat, MoveExp};
 pub(crate) use fill::Fill;
 pub(crate) use moving::{MoveCount, MoveExtremum, MoveMean, MoveSum, MoveVar};
 pub(crate) use ordered::{MoveMedian, MoveQuantile, MoveRank};
+pub(crate) use partition::{ArgPartition, Partition};
+pub(crate) use rank::Rank;
 pub(crate) use scanner::Scanner;
 pub(crate) use window::{LaneKernel, WindowSpec};
 pub(crate) use window_driver::run_lanes;

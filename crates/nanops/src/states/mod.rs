@@ -27,6 +27,7 @@ mod mean;
 mod moments;
 mod product;
 mod recentered;
+mod seen;
 mod state;
 mod sum;
 
@@ -37,5 +38,6 @@ pub use mean::*;
 pub use moments::*;
 pub use product::*;
 pub use recentered::*;
+pub use seen::*;
 pub use state::*;
 pub use sum::*;

@@ -78,7 +78,7 @@ pub(crate) use kernel::{
     finish_picks, median_of_middles, median_of_scratch, plan_picks, select_ranks,
 };
 pub use kernel::{median_in_place, quantiles_in_place, quantiles_in_place_with, QuantileScratch};
-pub(crate) use nth::{sort_columns, sort_columns_by};
+pub(crate) use nth::{select_nth, sort_columns, sort_columns_by};
 pub(crate) use partition::{copy_valid, keep_between};
 pub use plan::RankPlan;
 pub(crate) use rank::{pick, Pick};
