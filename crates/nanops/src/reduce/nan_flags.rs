@@ -311,8 +311,8 @@ mod tests {
 
     #[test]
     fn ordered_walks_answer_as_the_reduce_driver() {
+        use crate::options::Axes;
         use crate::statistic::Statistic;
-        use crate::Axes;
         // NaN placed so that columns are answered in the probe, after it, or
         // never; lanes whose NaN is in the first block, a later one, or none
         let (rows, w) = (150, 37);
