@@ -19,13 +19,12 @@ functions").
 from __future__ import annotations
 
 import argparse
-import statistics
-import time
 from collections.abc import Callable
 from typing import Any
 
 import bottleneck as bn
 import numpy as np
+from _interleave import interleaved_ms
 from _report import write_section
 
 import nanops
@@ -76,13 +75,6 @@ def _values(rng: np.random.Generator, shape: tuple[int, ...], dtype: str,
     return x
 
 
-def _time(fn: Callable[[], object], inner: int) -> float:
-    t0 = time.perf_counter()
-    for _ in range(inner):
-        fn()
-    return (time.perf_counter() - t0) / inner
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--rounds", type=int, default=15)
@@ -100,14 +92,7 @@ def main() -> None:
                     f_ours, f_theirs = getattr(nanops, func), getattr(bn, func)
                     ours = lambda: call(f_ours, a, axis)  # noqa: E731
                     theirs = lambda: call(f_theirs, a, axis)  # noqa: E731
-                    ours(), theirs()  # warm
-                    inner = max(1, int(2e-3 / max(_time(ours, 1), 1e-7)))
-                    times: dict[str, list[float]] = {"nanops": [], "bottleneck": []}
-                    for r in range(args.rounds):
-                        pair = [("nanops", ours), ("bottleneck", theirs)]
-                        for name, fn in pair if r % 2 == 0 else pair[::-1]:
-                            times[name].append(_time(fn, inner))
-                    ms = {k: statistics.median(v) * 1e3 for k, v in times.items()}
+                    ms = interleaved_ms({"nanops": ours, "bottleneck": theirs}, args.rounds)
                     shown = data if dtype in FLOATS else "ints"
                     rows.append((func, shape, axis, dtype, shown, ms["nanops"], ms["bottleneck"]))
                     print(f"{func} {shape} axis={axis} {dtype} {shown}: nanops "

@@ -55,11 +55,15 @@ __all__ = [
     "move_median",
     "move_quantile",
     "move_rank",
+    "move_cov",
+    "move_corr",
     "move_exp_nanmean",
     "move_exp_nansum",
     "move_exp_nanvar",
     "move_exp_nanstd",
     "move_exp_nancount",
+    "move_exp_nancov",
+    "move_exp_nancorr",
     "ffill",
     "bfill",
     "push",
@@ -852,6 +856,20 @@ def move_rank(
     min_count: SupportsIndex | None = None,
     axis: SupportsIndex = -1,
 ) -> npt.NDArray[np.floating[Any]]: ...
+def move_cov(
+    a: npt.ArrayLike,
+    b: npt.ArrayLike,
+    window: SupportsIndex,
+    min_count: SupportsIndex | None = None,
+    axis: SupportsIndex | tuple[SupportsIndex] = -1,
+) -> npt.NDArray[np.floating[Any]]: ...
+def move_corr(
+    a: npt.ArrayLike,
+    b: npt.ArrayLike,
+    window: SupportsIndex,
+    min_count: SupportsIndex | None = None,
+    axis: SupportsIndex | tuple[SupportsIndex] = -1,
+) -> npt.NDArray[np.floating[Any]]: ...
 def move_exp_nanmean(
     a: npt.ArrayLike,
     /,
@@ -891,6 +909,24 @@ def move_exp_nancount(
     alpha: float | npt.ArrayLike,
     min_weight: float = 0,
     axis: SupportsIndex | tuple[SupportsIndex] | tuple[()] = -1,
+) -> npt.NDArray[np.floating[Any]]: ...
+def move_exp_nancov(
+    a: npt.ArrayLike,
+    b: npt.ArrayLike,
+    /,
+    *,
+    alpha: float | npt.ArrayLike,
+    min_weight: float = 0,
+    axis: SupportsIndex | tuple[SupportsIndex] = -1,
+) -> npt.NDArray[np.floating[Any]]: ...
+def move_exp_nancorr(
+    a: npt.ArrayLike,
+    b: npt.ArrayLike,
+    /,
+    *,
+    alpha: float | npt.ArrayLike,
+    min_weight: float = 0,
+    axis: SupportsIndex | tuple[SupportsIndex] = -1,
 ) -> npt.NDArray[np.floating[Any]]: ...
 def ffill(
     a: _ArrayT, *, limit: SupportsIndex | None = None, axis: SupportsIndex = -1

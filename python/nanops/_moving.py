@@ -18,10 +18,11 @@ from numpy.lib.array_utils import normalize_axis_index
 from . import _nanops
 from ._args import as_ndarray, integer_argument, kernel_input
 
-__all__ = ["moving", "moving_ddof", "moving_quantile", "moving_exp", "fill", "push"]
+__all__ = ["moving", "moving_ddof", "moving_quantile", "moving_pair", "moving_exp",
+           "moving_exp_pair", "fill", "push"]
 
-#: The primitives of the exponential functions: ``(x, alpha, min_weight, axis)``.
-ExpPrimitive = Callable[[np.ndarray, np.ndarray, float, int], np.ndarray]
+#: The primitives of the exponential functions: ``(x, [y,] alpha, min_weight, axis)``.
+ExpPrimitive = Callable[..., np.ndarray]
 
 
 #: The largest ``limit``/``n`` the primitives take (a ``usize``, more than
@@ -124,6 +125,60 @@ def moving_quantile(
     return out
 
 
+def _one_axis(axis: Any, name: str) -> Any:
+    """numbagg's ``axis`` of a function of two series: an int or a 1-tuple."""
+    if isinstance(axis, tuple):
+        if axis == ():
+            raise ValueError("`axis` cannot be an empty tuple when passing more than one "
+                             "array; since we default to returning the input.")
+        if len(axis) > 1:
+            raise ValueError(f"only one axis can be passed to {name}; got {axis}")
+        (axis,) = axis
+    return axis
+
+
+def _pair(a: Any, b: Any) -> tuple[np.ndarray, np.ndarray]:
+    """``a`` and ``b`` broadcast to one shape and cast to one real dtype
+    (NumPy's promotion), as the primitives take them; ``TypeError`` for
+    other dtypes, as numbagg's gufuncs refuse them; :class:`Delegate` for a
+    subclass or duck array (a masked array's mask is not dropped)."""
+    x, y = as_ndarray(a), as_ndarray(b)
+    # each step only where needed: a small call costs what its Python costs
+    dt = x.dtype if x.dtype == y.dtype else np.result_type(x, y)
+    if dt.kind not in "biuf":
+        raise TypeError(f"nanops' functions of two series take real numbers, not {dt}")
+    if x.dtype != dt or y.dtype != dt:
+        x, y = x.astype(dt, copy=False), y.astype(dt, copy=False)
+    if x.shape != y.shape:
+        x, y = np.broadcast_arrays(x, y)
+    if x.ndim == 0:
+        raise ValueError("moving window functions require ndim > 0")
+    return kernel_input(x), kernel_input(y)
+
+
+def moving_pair(prim: Callable[..., np.ndarray], a: Any, b: Any, window: Any, min_count: Any,
+                axis: Any) -> np.ndarray:
+    """``move_cov``/``move_corr`` (``prim``: ``_nanops.move_cov``/``move_corr``)
+    with numbagg's checks and messages: ``window`` in ``1..len``, a
+    ``min_count`` from 0 to ``window`` (0 as 1), ``axis`` an int or a
+    1-tuple; ``a`` and ``b`` broadcast together."""
+    ax_arg = _one_axis(axis, prim.__name__)
+    x, y = _pair(a, b)
+    ax = normalize_axis_index(integer_argument(ax_arg, "axis"), x.ndim)
+    w = integer_argument(window, "window")
+    if not 0 < w <= x.shape[ax]:
+        raise ValueError(f"window not in valid range: {w}")
+    m = None
+    if min_count is not None:
+        m = integer_argument(min_count, "min_count")
+        if m < 0:
+            raise ValueError(f"min_count must be positive: {m}")
+        if m > w:
+            raise ValueError(f"min_count ({m}) cannot be greater than window ({w})")
+        m = max(m, 1)
+    return prim(x, y, w, m, ax)
+
+
 def _real(v: Any, what: str) -> np.ndarray:
     """``v`` as an array of bool, integers or floats (``TypeError`` otherwise,
     as numbagg's gufuncs refuse other types)."""
@@ -139,14 +194,29 @@ def moving_exp(prim: ExpPrimitive, a: Any, alpha: Any, min_weight: Any, axis: An
     of the axis length, or an array whose ``axis`` is the moved one and whose
     other axes broadcast to the input's (computed per distinct alpha lane);
     ``axis`` an int or a 1-tuple (``()``: a copy of the input)."""
+    if isinstance(axis, tuple) and axis == ():
+        return np.array(a, copy=True)
+    return _exponential(prim, (kernel_input(as_ndarray(a)),), alpha, min_weight, axis)
+
+
+def moving_exp_pair(prim: ExpPrimitive, a: Any, b: Any, alpha: Any, min_weight: Any,
+                    axis: Any) -> np.ndarray:
+    """``move_exp_nancov``/``move_exp_nancorr``: :func:`moving_exp`'s call
+    for two series, broadcast together (``axis=()`` is numbagg's
+    ``ValueError``)."""
+    axis = _one_axis(axis, prim.__name__)
+    return _exponential(prim, _pair(a, b), alpha, min_weight, axis)
+
+
+def _exponential(prim: ExpPrimitive, xs: tuple[np.ndarray, ...], alpha: Any, min_weight: Any,
+                 axis: Any) -> np.ndarray:
+    """:func:`moving_exp` of the series ``xs`` (one shape, kernel inputs)."""
     name = prim.__name__
     if isinstance(axis, tuple):
-        if axis == ():
-            return np.array(a, copy=True)
         if len(axis) > 1:
             raise ValueError(f"Only one axis can be passed to {name}; got {axis}")
         (axis,) = axis
-    x = kernel_input(as_ndarray(a))
+    x = xs[0]
     axis = integer_argument(axis, "axis")
     ax = normalize_axis_index(axis, x.ndim)
     mw = _real(min_weight, "min_weight")
@@ -154,33 +224,35 @@ def moving_exp(prim: ExpPrimitive, a: Any, alpha: Any, min_weight: Any, axis: An
         raise TypeError(f"min_weight must be a scalar, got an array of shape {mw.shape}")
     weight = float(mw)
     n = x.shape[ax]
-    mismatch = (f"{name}: Input operand 1 has a mismatch in its core dimension 0, with "
-                "gufunc signature (a),(a),()->(a) (size {} is different from {})")
+    k = len(xs)
+    core = ",".join(["(a)"] * (k + 1)) + ",()->(a)"
+    mismatch = (f"{name}: Input operand {k} has a mismatch in its core dimension 0, with "
+                f"gufunc signature {core} (size {{}} is different from {{}})")
     if not isinstance(alpha, np.ndarray):
         lane = np.broadcast_to(_real(alpha, "alpha"), (n,))
     elif alpha.ndim == 0:
-        raise ValueError(f"{name}: Input operand 1 does not have enough dimensions (has 0, "
-                         "gufunc core with signature (a),(a),()->(a) requires 1)")
+        raise ValueError(f"{name}: Input operand {k} does not have enough dimensions (has 0, "
+                         f"gufunc core with signature {core} requires 1)")
     elif alpha.ndim == 1:
         lane = _real(alpha, "alpha")
         if lane.shape[0] != n:
             raise ValueError(mismatch.format(lane.shape[0], n))
     else:
-        return _exp_per_lane(prim, x, ax, np.moveaxis(_real(alpha, "alpha"), axis, -1),
+        return _exp_per_lane(prim, xs, ax, np.moveaxis(_real(alpha, "alpha"), axis, -1),
                              weight, mismatch)
     lane = np.ascontiguousarray(lane, dtype=np.float64)
     if n and bool((lane == lane[0]).all()):
         lane = lane[:1]  # one alpha: the loops without a load per step
     elif n == 0:
         lane = np.zeros(1)
-    return prim(x, lane, weight, ax)
+    return prim(*xs, lane, weight, ax)
 
 
-def _exp_per_lane(prim: ExpPrimitive, x: np.ndarray, ax: int, alpha: np.ndarray, weight: float,
-                  mismatch: str) -> np.ndarray:
+def _exp_per_lane(prim: ExpPrimitive, xs: tuple[np.ndarray, ...], ax: int, alpha: np.ndarray,
+                  weight: float, mismatch: str) -> np.ndarray:
     """:func:`moving_exp` for an alpha of two or more dimensions (its moved
     axis last): the lanes that share an alpha lane computed by one call."""
-    xm = np.moveaxis(x, ax, -1)
+    xm = np.moveaxis(xs[0], ax, -1)
     n = xm.shape[-1]
     if alpha.shape[-1] != n:
         raise ValueError(mismatch.format(alpha.shape[-1], n))
@@ -190,15 +262,15 @@ def _exp_per_lane(prim: ExpPrimitive, x: np.ndarray, ax: int, alpha: np.ndarray,
                          f"to the input's shape {xm.shape} along the other axes")
     m = int(np.prod(loop, dtype=np.int64))
     if m == 0 or n == 0:
-        return prim(x, np.zeros(1), weight, ax)
+        return prim(*xs, np.zeros(1), weight, ax)
     lanes = np.ascontiguousarray(np.broadcast_to(alpha, xm.shape), dtype=np.float64).reshape(m, n)
-    values = np.ascontiguousarray(xm).reshape(m, n)
+    values = [np.ascontiguousarray(np.moveaxis(x, ax, -1)).reshape(m, n) for x in xs]
     distinct, which = np.unique(lanes, axis=0, return_inverse=True)
     which = which.reshape(-1)
     out: np.ndarray | None = None
     for k in range(distinct.shape[0]):
         rows = np.flatnonzero(which == k)
-        r = prim(values[rows], np.ascontiguousarray(distinct[k]), weight, 1)
+        r = prim(*(v[rows] for v in values), np.ascontiguousarray(distinct[k]), weight, 1)
         if out is None:
             out = np.empty((m, n), dtype=r.dtype)
         out[rows] = r

@@ -99,11 +99,15 @@ __all__ = [
     "move_median",
     "move_quantile",
     "move_rank",
+    "move_cov",
+    "move_corr",
     "move_exp_nanmean",
     "move_exp_nansum",
     "move_exp_nanvar",
     "move_exp_nanstd",
     "move_exp_nancount",
+    "move_exp_nancov",
+    "move_exp_nancorr",
     "fill",
 ]
 
@@ -456,6 +460,19 @@ def move_rank(a: np.ndarray, window: int, min_count: int | None, axis: int) -> n
     """Moving rank of each value in its window, in ``[-1, 1]``
     (bottleneck's); see ``move_sum``."""
 
+def move_cov(
+    a: np.ndarray, b: np.ndarray, window: int, min_count: int | None, axis: int
+) -> np.ndarray:
+    """Moving covariance (``ddof=1``) of the pairs of ``a`` and ``b`` (one
+    dtype and shape) both not NaN, numbagg's; NaN where fewer than
+    ``max(min_count, 2)`` pairs (``None``: the window) or an infinity."""
+
+def move_corr(
+    a: np.ndarray, b: np.ndarray, window: int, min_count: int | None, axis: int
+) -> np.ndarray:
+    """Moving correlation of the pairs of ``a`` and ``b``, numbagg's; as
+    ``move_cov``, and NaN where a series is constant."""
+
 def move_exp_nanmean(
     a: np.ndarray, alpha: np.ndarray, min_weight: float, axis: int
 ) -> np.ndarray:
@@ -490,6 +507,18 @@ def move_exp_nancount(
     """Exponentially weighted moving count of non-NaN values, numbagg's; ``alpha`` a
     contiguous float64 array of one value or one per position along
     ``axis``; NaN where the decayed weight is below ``min_weight``."""
+
+def move_exp_nancov(
+    a: np.ndarray, b: np.ndarray, alpha: np.ndarray, min_weight: float, axis: int
+) -> np.ndarray:
+    """Exponentially weighted covariance of ``a`` and ``b`` (one dtype and
+    shape), numbagg's; ``alpha`` as ``move_exp_nanmean``'s."""
+
+def move_exp_nancorr(
+    a: np.ndarray, b: np.ndarray, alpha: np.ndarray, min_weight: float, axis: int
+) -> np.ndarray:
+    """Exponentially weighted correlation of ``a`` and ``b`` (one dtype and
+    shape), numbagg's; ``alpha`` as ``move_exp_nanmean``'s."""
 
 def fill(a: np.ndarray, limit: int | None, axis: int, backward: bool) -> np.ndarray:
     """NaN replaced by the nearest non-NaN value before it (``backward``:

@@ -47,6 +47,17 @@ def _move_exp(x: np.ndarray, *, fname: str, alpha: float, min_weight: float,
     return out  # type: ignore[no-any-return]
 
 
+def _move_exp_pair(x: np.ndarray, y: np.ndarray, *, fname: str, alpha: float,
+                   min_weight: float, axis: int) -> np.ndarray:
+    """``nanops.<fname>`` of two blocks, in float64 as numbagg computes and
+    returns it."""
+    with quiet():
+        out = getattr(nanops, fname)(x.astype(np.float64, copy=False),
+                                     y.astype(np.float64, copy=False), alpha=alpha,
+                                     min_weight=min_weight, axis=axis)
+    return out  # type: ignore[no-any-return]
+
+
 class RollingExp:
     """``obj.nanops.rolling_exp(dim=window, window_type="span")``: xarray's
     exponentially weighted statistics (numbagg's definitions: ``adjust=True``,
@@ -97,3 +108,35 @@ class RollingExp:
         """Exponentially weighted variance (bias-corrected) by
         :func:`nanops.move_exp_nanvar`; attrs kept, as xarray keeps them."""
         return self._apply("move_exp_nanvar", True)
+
+    def _apply_pair(self, fname: str, other: Any) -> Any:
+        return xr.apply_ufunc(
+            _move_exp_pair, self.obj, other,
+            input_core_dims=[[self.dim], [self.dim]], output_core_dims=[[self.dim]],
+            kwargs={"fname": fname, "alpha": self.alpha, "min_weight": self.min_weight,
+                    "axis": -1},
+            keep_attrs=True, on_missing_core_dim="copy", dask="parallelized",
+            output_dtypes=[np.float64],
+        ).transpose(*self.obj.dims)
+
+    def cov(self, other: Any) -> Any:
+        """Exponentially weighted covariance with ``other`` (bias-corrected)
+        by :func:`nanops.move_exp_nancov`; attrs kept, as xarray keeps them.
+
+        >>> import xarray as xr, nanops.xarray
+        >>> da = xr.DataArray([1, 1, 2, 2, 2], dims="x")
+        >>> da.nanops.rolling_exp(x=2).cov(da**2).values
+        array([       nan, 0.        , 1.38461538, 0.55384615, 0.19338843])
+        """
+        return self._apply_pair("move_exp_nancov", other)
+
+    def corr(self, other: Any) -> Any:
+        """Exponentially weighted correlation with ``other`` by
+        :func:`nanops.move_exp_nancorr`; attrs kept, as xarray keeps them.
+
+        >>> import xarray as xr, nanops.xarray
+        >>> da = xr.DataArray([1, 1, 2, 2, 2], dims="x")
+        >>> da.nanops.rolling_exp(x=2).corr(da.shift(x=1)).values
+        array([       nan,        nan,        nan, 0.4330127 , 0.48038446])
+        """
+        return self._apply_pair("move_exp_nancorr", other)

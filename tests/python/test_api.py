@@ -260,6 +260,10 @@ def test_subclasses_give_numpys_result(name: str, a: Any, axis: Any) -> None:
 
 def _extra_arguments(name: str) -> tuple[tuple[Any, ...], dict[str, Any]]:
     """Arguments that complete a call of ``nanops.<name>`` on a (3, 4) array."""
+    if name in ("move_exp_nancov", "move_exp_nancorr"):
+        return (GAPPY[::-1],), {"alpha": 0.5}
+    if name in ("move_cov", "move_corr"):
+        return (GAPPY[::-1], 3), {}
     if name.startswith("move_exp_"):
         return (), {"alpha": 0.5}
     if name == "move_quantile":

@@ -173,6 +173,7 @@ CALLS: dict[str, Callable[[np.ndarray], Any]] = {
     "move_median": lambda a: nanops.move_median(a, 3, min_count=1),
     "move_rank": lambda a: nanops.move_rank(a, 4, axis=0),
     "move_argmax": lambda a: nanops.move_argmax(a, 3, min_count=1),
+    "move_corr": lambda a: nanops.move_corr(a, a[::-1], 4, min_count=2, axis=0),
     "ffill": lambda a: nanops.ffill(a, limit=2),
     "push": lambda a: nanops.push(a, None, axis=0),
     # exponential windows
@@ -180,6 +181,7 @@ CALLS: dict[str, Callable[[np.ndarray], Any]] = {
     "move_exp_nanvar": lambda a: nanops.move_exp_nanvar(a, alpha=np.linspace(0.1, 0.9, a.shape[0]),
                                                         axis=0),
     "move_exp_nancount": lambda a: nanops.move_exp_nancount(a, alpha=0.5, axis=(1,)),
+    "move_exp_nancov": lambda a: nanops.move_exp_nancov(a, a[:, ::-1], alpha=0.4),
     # group-by
     "group_nansum": lambda a: nanops.group_nansum(a, np.arange(a.shape[1]) % 3 - 1, axis=1),
     "group_nanvar": lambda a: nanops.group_nanvar(a, np.arange(a.shape[0]) % 2, axis=0),

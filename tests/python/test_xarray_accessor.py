@@ -300,6 +300,22 @@ def test_rolling_exp_equals_xarray(seed: int, dtype: str, dataset: bool, name: s
 
 
 @SETTINGS
+@given(seed=seeds, dtype=dtypes, dataset=st.booleans(), name=st.sampled_from(["cov", "corr"]),
+       window=st.sampled_from([("span", 3.0), ("alpha", 0.3), ("halflife", 4.0)]),
+       min_weight=st.sampled_from([0.0, 0.5]))
+def test_rolling_exp_cov_corr_equal_xarray(seed: int, dtype: str, dataset: bool, name: str,
+                                           window: Any, min_weight: float) -> None:
+    obj = make_ds(seed, dtype=dtype) if dataset else make(seed, dtype=dtype)
+    other = make(seed + 1, dtype=dtype).isel(x=0)  # broadcast along x
+    window_type, value = window
+    expected = getattr(obj.rolling_exp(time=value, window_type=window_type,
+                                       min_weight=min_weight), name)(other)
+    actual = getattr(obj.nanops.rolling_exp(time=value, window_type=window_type,
+                                            min_weight=min_weight), name)(other)
+    assert_same(actual, expected, rtol=1e-7)
+
+
+@SETTINGS
 @given(seed=seeds, dtype=dtypes, dataset=st.booleans(), name=st.sampled_from(["ffill", "bfill"]),
        limit=st.sampled_from([None, 1, 3]), dim=st.sampled_from(["time", "x"]))
 def test_fills_equal_xarray(seed: int, dtype: str, dataset: bool, name: str, limit: Any,
@@ -523,6 +539,10 @@ def test_dask_fills_and_rolling_exp_stay_lazy(synchronous: Any) -> None:
     actual = da.chunk(x=1).nanops.rolling_exp(time=5).mean()
     assert _lazy(actual)
     assert_same(actual.compute(), da.rolling_exp(time=5).mean(), rtol=1e-7)
+    other = make(11, nan=0.2)
+    actual = da.chunk(x=1).nanops.rolling_exp(time=5).corr(other.chunk(x=2))
+    assert _lazy(actual)
+    assert_same(actual.compute(), da.rolling_exp(time=5).corr(other), rtol=1e-7)
     with pytest.raises(ValueError):  # xarray's rule: the dimension in one chunk
         da.chunk(time=4).nanops.rolling_exp(time=5).mean()
 

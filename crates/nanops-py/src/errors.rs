@@ -38,6 +38,7 @@ fn class(e: &nanops::Error) -> Class {
         E::AlphaLength { .. } => Class::Value,
         E::OutOfMemory { .. } => Class::Memory,
         E::LabelsShape { .. } => Class::Value,
+        E::PairShapes { .. } => Class::Value,
         E::LabelOutOfRange { .. } => Class::Value,
         E::EmptyGroup { .. } => Class::Value,
         // `nanops::Error` is non-exhaustive: a variant added later is a

@@ -42,6 +42,19 @@ fn grouped<'py, T: numpy::Element + Send>(
     to_py(py, guard(py, len, || f(&l))?, false)
 }
 
+/// The second array of a function of two series, borrowed as the first's
+/// element type `E` (`TypeError` for another dtype: the Python layer casts
+/// both to one).
+fn second<'py, E: numpy::Element>(
+    b: &Bound<'py, PyUntypedArray>,
+) -> PyResult<numpy::PyReadonlyArrayDyn<'py, E>> {
+    use numpy::PyArrayMethods;
+    match b.cast::<numpy::PyArrayDyn<E>>() {
+        Ok(arr) => Ok(arr.try_readonly()?),
+        Err(_) => Err(crate::array::unsupported(b)),
+    }
+}
+
 /// Expands the rows into `#[pyfunction]`s and `register`.
 macro_rules! primitives {
     (
@@ -227,6 +240,30 @@ primitives! {
     fn move_exp_nancount(a, alpha: PyReadonlyArray1<'py, f64>, min_weight: f64, axis: isize) -> Out [real] |v| {
         let alpha = alpha.as_slice()?;
         to_py(a.py(), guard(a.py(), a.len(), || nanops::move_exp_nancount(&v, alpha, min_weight, axis))?, false)
+    };
+    /// Moving covariance of `a` and `b` (of `a`'s dtype and shape), numbagg's (NaN where fewer than `min_count` pairs, at least 2).
+    fn move_cov(a, b: &Bound<'py, PyUntypedArray>, window: usize, min_count: Option<usize>, axis: isize) -> Out [real] |v| {
+        let b = second::<E>(b)?;
+        let w = b.as_array();
+        to_py(a.py(), guard(a.py(), a.len(), || nanops::move_cov(&v, &w, window, min_count, axis))?, false)
+    };
+    /// Moving correlation of `a` and `b` (of `a`'s dtype and shape), numbagg's (NaN where fewer than `min_count` pairs).
+    fn move_corr(a, b: &Bound<'py, PyUntypedArray>, window: usize, min_count: Option<usize>, axis: isize) -> Out [real] |v| {
+        let b = second::<E>(b)?;
+        let w = b.as_array();
+        to_py(a.py(), guard(a.py(), a.len(), || nanops::move_corr(&v, &w, window, min_count, axis))?, false)
+    };
+    /// Exponentially weighted covariance of `a` and `b` (of `a`'s dtype and shape), numbagg's.
+    fn move_exp_nancov(a, b: &Bound<'py, PyUntypedArray>, alpha: PyReadonlyArray1<'py, f64>, min_weight: f64, axis: isize) -> Out [real] |v| {
+        let (b, alpha) = (second::<E>(b)?, alpha.as_slice()?);
+        let w = b.as_array();
+        to_py(a.py(), guard(a.py(), a.len(), || nanops::move_exp_nancov(&v, &w, alpha, min_weight, axis))?, false)
+    };
+    /// Exponentially weighted correlation of `a` and `b` (of `a`'s dtype and shape), numbagg's.
+    fn move_exp_nancorr(a, b: &Bound<'py, PyUntypedArray>, alpha: PyReadonlyArray1<'py, f64>, min_weight: f64, axis: isize) -> Out [real] |v| {
+        let (b, alpha) = (second::<E>(b)?, alpha.as_slice()?);
+        let w = b.as_array();
+        to_py(a.py(), guard(a.py(), a.len(), || nanops::move_exp_nancorr(&v, &w, alpha, min_weight, axis))?, false)
     };
     /// NaN filled forwards (`backward`: backwards) at most `limit` positions.
     fn fill(a, limit: Option<usize>, axis: isize, backward: bool) -> Out [all] |v|

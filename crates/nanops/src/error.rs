@@ -106,6 +106,15 @@ pub enum Error {
         /// The shape given.
         found: Vec<usize>,
     },
+    /// The two arrays of a function of two series (`move_cov`, …) differ in
+    /// shape (NumPy's broadcasting `ValueError`; the Python layer broadcasts
+    /// first, as numbagg's gufuncs do).
+    PairShapes {
+        /// The first array's shape.
+        first: Vec<usize>,
+        /// The second array's shape.
+        second: Vec<usize>,
+    },
     /// A group label at or above `num_labels`.
     LabelOutOfRange {
         /// The largest label.
@@ -192,6 +201,12 @@ impl fmt::Display for Error {
                 "values must have same shape along axis as labels: {} vs {}",
                 PyTuple(expected),
                 PyTuple(found)
+            ),
+            Error::PairShapes { first, second } => write!(
+                f,
+                "operands could not be broadcast together with shapes {} {}",
+                PyTuple(first),
+                PyTuple(second)
             ),
             Error::LabelOutOfRange { label, num_labels } => write!(
                 f,

@@ -59,6 +59,49 @@ numbagg's operations in its order, rounded once.  NumPy has no such
 function; dask arrays are not supported."""
 
 
+#: What ``move_cov`` and ``move_corr`` take, put into each docstring in
+#: place of its line ``PAIR RULES`` (:func:`_pair_row`).
+_PAIR_RULES: Final = """\
+over the pairs of the last ``window`` positions along ``axis`` (fewer
+at the start) whose two values are both not NaN; NaN where fewer than
+``min_count`` pairs (``None``: the whole window; 0 counts as 1), and
+where the window holds an infinity.  ``a`` and ``b`` broadcast
+together, of real dtypes (NumPy's promotion); float32 stays float32,
+float16 float16, integers and bool give float64.  ``axis`` an int or
+a 1-tuple.  ``ValueError`` for a window outside ``1..a.shape[axis]``
+or a ``min_count`` outside ``0..window``, numbagg's messages.
+Computed in float64 by blocks of the window (Welford's co-moments
+merged by Chan's formula): each window's result from its own pairs,
+where numbagg's running sums keep the rounding of every value they
+have seen (and NaN for good after an infinity)."""
+
+
+def _pair_row(name: str, doc: str) -> Row:
+    """The row of ``name``: numbagg's call of two series, its primitive
+    ``_nanops.<name>`` through :func:`nanops._moving.moving_pair`, and
+    ``doc`` with its line ``PAIR RULES`` filled in."""
+    return Row(
+        name=name,
+        signature="a, b, window, min_count=None, axis=-1",
+        general=General(_moving.moving_pair, getattr(_nanops, name)),
+        fallback=UNSUPPORTED,  # NumPy has no moving covariance
+        doc=inspect.cleandoc(doc).replace("PAIR RULES", _PAIR_RULES),
+    )
+
+
+def _exp_pair_row(name: str, doc: str) -> Row:
+    """The row of ``name``: numbagg's call of two series, its primitive
+    ``_nanops.<name>`` through :func:`nanops._moving.moving_exp_pair`, and
+    ``doc`` with its line ``EXP RULES`` filled in."""
+    return Row(
+        name=name,
+        signature="a, b, /, *, alpha, min_weight=0, axis=-1",
+        general=General(_moving.moving_exp_pair, getattr(_nanops, name)),
+        fallback=UNSUPPORTED,  # NumPy has no move_exp_* functions
+        doc=inspect.cleandoc(doc).replace("EXP RULES", _EXP_RULES),
+    )
+
+
 def _exp_row(name: str, doc: str) -> Row:
     """The row of ``name``: numbagg's call, its primitive ``_nanops.<name>``
     through :func:`nanops._moving.moving_exp`, no NumPy fallback, and
@@ -315,6 +358,41 @@ ROWS: Final[tuple[Row, ...]] = (
         array([ 0. , -1. ,  0. ,  0.5])
         """,
     ),
+    _pair_row(
+        "move_cov",
+        """
+        Moving-window covariance of two series, ignoring NaN pairs.
+
+        numbagg's ``move_cov`` (pandas' ``rolling(window,
+        min_periods=min_count).cov(other)``): the sample covariance
+        (``ddof=1``, so at least 2 pairs)
+        PAIR RULES
+
+        Examples
+        --------
+        >>> import numpy as np, nanops
+        >>> a = np.array([0.0, 1.0, 2.0, 3.0, 4.0])
+        >>> nanops.move_cov(a, a**2, 3)
+        array([nan, nan,  2.,  4.,  6.])
+        """,
+    ),
+    _pair_row(
+        "move_corr",
+        """
+        Moving-window correlation of two series, ignoring NaN pairs.
+
+        numbagg's ``move_corr`` (pandas' ``rolling(window,
+        min_periods=min_count).corr(other)``): Pearson's correlation, NaN
+        where either series is constant over the pairs,
+        PAIR RULES
+
+        Examples
+        --------
+        >>> import numpy as np, nanops
+        >>> nanops.move_corr(np.array([1.0, 2.0, 3.0, 4.0]), np.array([2.0, 4.0, 7.0, 1.0]), 2)
+        array([nan,  1.,  1., -1.])
+        """,
+    ),
     _exp_row(
         "move_exp_nanmean",
         """
@@ -401,6 +479,50 @@ ROWS: Final[tuple[Row, ...]] = (
         >>> import numpy as np, nanops
         >>> nanops.move_exp_nancount(np.array([1.0, np.nan, 1.0]), alpha=0.5)
         array([1.  , 0.5 , 1.25])
+        """,
+    ),
+    _exp_pair_row(
+        "move_exp_nancov",
+        """
+        Exponentially weighted moving covariance of two series, ignoring NaN pairs.
+
+        numbagg's ``move_exp_nancov`` (pandas' ``ewm(alpha=alpha,
+        adjust=True, ignore_na=False).cov(other)``, bias-corrected): the
+        decayed sums of the positions where ``a`` and ``b`` are both not NaN
+        (a position where either is NaN only decays them), ``sx``, ``sy``,
+        ``sxy = d * sxy + x * y``, ``sw`` and ``sw2`` as in
+        :func:`move_exp_nanvar`, and the result ``(sxy - sx * sy / sw) / sw
+        / (1 - sw2 / sw**2)`` where that bias factor is positive, NaN
+        elsewhere.  ``a`` and ``b`` broadcast together, of real dtypes
+        (``axis=()`` is numbagg's ``ValueError``).
+        EXP RULES
+
+        Examples
+        --------
+        >>> import numpy as np, nanops
+        >>> a = np.array([0.0, 1.0, 2.0])
+        >>> nanops.move_exp_nancov(a, a**2, alpha=0.5)
+        array([       nan, 0.5       , 2.07142857])
+        """,
+    ),
+    _exp_pair_row(
+        "move_exp_nancorr",
+        """
+        Exponentially weighted moving correlation of two series, ignoring NaN pairs.
+
+        numbagg's ``move_exp_nancorr`` (pandas' ``ewm(alpha=alpha,
+        adjust=True, ignore_na=False).corr(other)``): with the decayed sums
+        of :func:`move_exp_nancov` and ``sxx``, ``syy``, the result ``(sxy -
+        sx * sy / sw) / sqrt((sxx - sx**2 / sw) * (syy - sy**2 / sw))``, NaN
+        where the covariance is or where that root is not positive.
+        EXP RULES
+
+        Examples
+        --------
+        >>> import numpy as np, nanops
+        >>> a = np.array([0.0, 1.0, 2.0])
+        >>> nanops.move_exp_nancorr(a, a**2, alpha=0.5)
+        array([       nan, 1.        , 0.96828182])
         """,
     ),
     Row(

@@ -5,16 +5,22 @@
 //! Every function is one row of the table in `functions.rs`, which makes
 //! both the free function and the trait method; its statistic is a type of
 //! [`stats`] (reductions, order statistics) or a scan of the scan family.
-//! [`replace`], which writes its input, stands apart (`replace.rs`).
+//! [`replace`], which writes its input, stands apart (`replace.rs`), and so
+//! do the statistics of two series, `move_cov` … (`pairs.rs`).
 
 mod arg;
 mod functions;
+mod pairs;
 mod partial;
 mod replace;
 mod stat_types;
 mod statistic;
 
 pub use functions::*;
+pub use pairs::{
+    move_corr, move_corr_axis, move_cov, move_cov_axis, move_exp_nancorr, move_exp_nancorr_axis,
+    move_exp_nancov, move_exp_nancov_axis,
+};
 pub use partial::{finish_states, group_partial_states, merge_states, partial_states};
 pub use replace::replace;
 pub use statistic::report;

@@ -144,7 +144,7 @@ impl Decayed {
 /// decay of 0 (`alpha = 1`) forgets an infinite or NaN sum too: the older
 /// values weigh `0` exactly, where numbagg's `inf·0` is NaN for good.
 #[inline(always)]
-fn decay(s: f64, d: f64) -> f64 {
+pub(super) fn decay(s: f64, d: f64) -> f64 {
     if d == 0.0 {
         0.0
     } else {
@@ -154,13 +154,13 @@ fn decay(s: f64, d: f64) -> f64 {
 
 /// A value in `f64`, the arithmetic type of every moving statistic.
 #[inline(always)]
-fn wide<E: QuantileElement>(x: E) -> f64 {
+pub(super) fn wide<E: QuantileElement>(x: E) -> f64 {
     x.to_value().to_f64_exact()
 }
 
 /// A result in the output type (rounded once).
 #[inline(always)]
-fn narrow<E: QuantileElement>(v: f64) -> E::Value {
+pub(super) fn narrow<E: QuantileElement>(v: f64) -> E::Value {
     <E::Value as SelectFloat>::from_f64_nearest(v)
 }
 
@@ -263,6 +263,16 @@ unsafe fn side_by_side<E: QuantileElement, const S: u8>(
     }
 }
 
+/// [`Error::AlphaLength`] unless `alpha` has one value or `len`.
+pub(super) fn check_alpha(alpha: &[f64], len: usize) -> Result<()> {
+    let found = alpha.len();
+    if found == 1 || found == len {
+        Ok(())
+    } else {
+        Err(Error::AlphaLength { found, len })
+    }
+}
+
 impl MoveExp<'_> {
     /// The statistic as the constant of the loops.
     fn code(&self) -> u8 {
@@ -279,12 +289,7 @@ impl MoveExp<'_> {
 impl<E: QuantileElement> LaneKernel<E> for MoveExp<'_> {
     type Output = E::Value;
     fn validate(&self, len: usize) -> Result<()> {
-        let found = self.alpha.len();
-        if found == 1 || found == len {
-            Ok(())
-        } else {
-            Err(Error::AlphaLength { found, len })
-        }
+        check_alpha(self.alpha, len)
     }
     fn part(
         &self,

@@ -85,11 +85,11 @@ pub(crate) fn run_lanes<E: Element, K: LaneKernel<E>>(
 /// How the lanes strategy cuts each lane: `count` parts of `len` values
 /// (the last shorter), each a unit of work.
 #[derive(Clone, Copy, Debug)]
-struct Parts {
+pub(super) struct Parts {
     /// Parts per lane.
-    count: usize,
+    pub count: usize,
     /// Values per part.
-    len: usize,
+    pub len: usize,
 }
 
 impl Parts {
@@ -99,13 +99,19 @@ impl Parts {
     /// (rounded up to the alignment): then a long lane (a 1-d array) runs on
     /// several threads. The cuts depend on the shape and the kernel only.
     fn of<E: Element, K: LaneKernel<E>>(plan: &AlongPlan, k: &K) -> Parts {
-        let len = plan.axis.dim.len;
-        let whole = Parts { count: 1, len };
         let contiguous = plan.axis.dim.stride == 1 && plan.axis.out_stride == 1;
-        if !contiguous || plan.strategy() != AlongStrategy::Lanes {
+        let lanes = plan.strategy() == AlongStrategy::Lanes;
+        Parts::along(plan.axis.dim.len, contiguous && lanes, k.cut())
+    }
+
+    /// The parts of lanes of `len` values for a kernel that allows the cuts
+    /// `cut` (see [`LaneKernel::cut`]): one per lane unless `contiguous`.
+    pub(super) fn along(len: usize, contiguous: bool, cut: Option<(usize, usize)>) -> Parts {
+        let whole = Parts { count: 1, len };
+        if !contiguous {
             return whole;
         }
-        let Some((align, warmup)) = k.cut() else {
+        let Some((align, warmup)) = cut else {
             return whole;
         };
         let part = (2 * MIN_TASK).max(8 * warmup).div_ceil(align.max(1)) * align.max(1);

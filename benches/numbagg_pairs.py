@@ -1,0 +1,96 @@
+"""numbagg's functions of two series (``move_cov``, ``move_corr``,
+``move_exp_nancov``, ``move_exp_nancorr``): nanops against numbagg.
+
+One process, the two libraries called in turns (interleaved rounds, the
+order alternating), medians per row. Both series hold 10% NaN (independent
+positions); the second is the first plus noise. Windows 10 and 1000 for the
+moving functions, ``alpha=0.1`` for the exponential ones. The 1,000-value
+rows measure the per-call cost.
+
+    python3 benches/numbagg_pairs.py [--rounds 9] [--only NAME,...] [--write]
+
+``--write`` puts the table into BENCHMARKS.md (section "numbagg's functions
+of two series").
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from typing import Any
+
+import numbagg
+import numpy as np
+from _interleave import interleaved_ms
+from _report import write_section
+
+import nanops
+
+#: (shape, axis) of the rows.
+CASES = [
+    ((10_000_000,), -1),
+    ((1000, 10000), -1),
+    ((10000, 1000), 0),
+    ((1000,), -1),
+]
+DTYPES = ["float64", "float32"]
+
+#: name -> (parameters, call of a library's function)
+SPECS: dict[str, tuple[list[Any], Callable[..., Any]]] = {
+    "move_cov": ([10, 1000], lambda f, a, b, p, ax: f(a, b, window=p, axis=ax)),
+    "move_corr": ([10, 1000], lambda f, a, b, p, ax: f(a, b, window=p, axis=ax)),
+    "move_exp_nancov": ([0.1], lambda f, a, b, p, ax: f(a, b, alpha=p, axis=ax)),
+    "move_exp_nancorr": ([0.1], lambda f, a, b, p, ax: f(a, b, alpha=p, axis=ax)),
+}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--rounds", type=int, default=9)
+    ap.add_argument("--only", default=",".join(SPECS))
+    ap.add_argument("--write", action="store_true")
+    args = ap.parse_args()
+    rng = np.random.default_rng(0)
+    rows = []
+    for func in args.only.split(","):
+        params, call = SPECS[func]
+        for shape, axis in CASES:
+            for dtype in DTYPES:
+                a = rng.standard_normal(shape).astype(dtype)
+                b = (a + rng.standard_normal(shape)).astype(dtype)
+                a[rng.random(shape) < 0.1] = np.nan
+                b[rng.random(shape) < 0.1] = np.nan
+                for p in params:
+                    if isinstance(p, int) and p > shape[axis]:
+                        continue
+                    f_ours, f_theirs = getattr(nanops, func), getattr(numbagg, func)
+                    ours = lambda: call(f_ours, a, b, p, axis)  # noqa: E731
+                    theirs = lambda: call(f_theirs, a, b, p, axis)  # noqa: E731
+                    # warmed first (numbagg compiles on its first call)
+                    ms = interleaved_ms({"nanops": ours, "numbagg": theirs}, args.rounds)
+                    rows.append((func, shape, axis, dtype, p, ms["nanops"], ms["numbagg"]))
+                    print(f"{func} {shape} axis={axis} {dtype} {p}: nanops "
+                          f"{ms['nanops']:.4f} ms, numbagg {ms['numbagg']:.4f} ms, "
+                          f"{ms['numbagg'] / ms['nanops']:.2f}x", flush=True)
+    lines = [
+        "## numbagg's functions of two series",
+        "",
+        f"`python3 benches/numbagg_pairs.py --rounds {args.rounds} --write` "
+        f"(numbagg {numbagg.__version__}; medians of {args.rounds} interleaved rounds; "
+        "10% NaN in each series; window or alpha in the `param` column):",
+        "",
+        "| function | shape | axis | dtype | param | nanops ms | numbagg ms "
+        "| numbagg / nanops |",
+        "|---|---|---|---|---|---:|---:|---:|",
+    ]
+    for func, shape, axis, dtype, p, t_ours, t_theirs in rows:
+        lines.append(f"| `{func}` | {shape} | {axis} | {dtype} | {p} | {t_ours:.4f} | "
+                     f"{t_theirs:.4f} | {t_theirs / t_ours:.2f}x |")
+    table = "\n".join(lines) + "\n"
+    print(table)
+    if args.write:
+        write_section(table)
+
+
+if __name__ == "__main__":
+    main()
