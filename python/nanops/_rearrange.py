@@ -124,7 +124,7 @@ def partition(arg: bool, a: Any, kth: Any, axis: Any, kind: Any, order: Any) -> 
         raise Delegate from None
     if not -n <= k < n:
         raise Delegate
-    res = (_nanops.argpartition if arg else _nanops.partition)(x, k % n if n else 0, ax)
+    res = (_nanops.argpartition if arg else _nanops.partition)(x, k % n, ax)  # n > 0: -n <= k < n
     if not arg and res.dtype != given.dtype:
         res = res.astype(given.dtype)  # a byte-swapped input's order, as NumPy's copy
     # NumPy's copy keeps a memory-mapped input's class (as bottleneck's)

@@ -28,6 +28,17 @@ def _nan_flag_row(name: str, all_nan: bool, doc: str) -> Row:
     )
 
 
+def _count_row(name: str, doc: str) -> Row:
+    """The row of ``nancount`` or its alias ``count`` (numbagg's name)."""
+    return Row(
+        name=name,
+        signature="a, axis=None, keepdims=False",
+        general=General(_sums.count),
+        fallback=_sums.count_fallback,
+        doc=doc,
+    )
+
+
 #: The rows, in the order of ``nanops.__all__``.
 ROWS: Final[tuple[Row, ...]] = (
     # --- sum / prod ----------------------------------------------------------
@@ -371,12 +382,9 @@ ROWS: Final[tuple[Row, ...]] = (
         """,
     ),
     # --- count (not in NumPy) ------------------------------------------------
-    Row(
-        name="nancount",
-        signature="a, axis=None, keepdims=False",
-        general=General(_sums.count),
-        fallback=_sums.count_fallback,
-        doc="""
+    _count_row(
+        "nancount",
+        """
         Number of non-NaN elements over the given axes (not in NumPy).
 
         ``axis`` is None, an int or a tuple of ints (as for :func:`nansum`); the
@@ -458,12 +466,9 @@ ROWS: Final[tuple[Row, ...]] = (
         array([ True, False])
         """,
     ),
-    Row(
-        name="count",
-        signature="a, axis=None, keepdims=False",
-        general=General(_sums.count),
-        fallback=_sums.count_fallback,
-        doc="""
+    _count_row(
+        "count",
+        """
         Number of non-NaN elements over the given axes: numbagg's name for
         :func:`nancount`, which it is in every respect.
 
