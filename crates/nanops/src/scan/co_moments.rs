@@ -13,6 +13,7 @@
 //! its rounding, or NaN, for the rest of the lane), and the cancellation of
 //! `Σxy − ΣxΣy/n` is avoided. A window holding an infinity gives NaN.
 
+use super::blocked::wide;
 use super::pair_driver::PairKernel;
 use super::window::WindowSpec;
 use crate::element::{QuantileElement, SelectFloat};
@@ -134,12 +135,6 @@ pub(crate) struct CoScratch {
     /// The tails of the block before the current one: `tails[j]` holds the
     /// pairs from `j` positions after that block's start to its end.
     tails: Vec<CoState>,
-}
-
-/// A value in `f64`, the arithmetic type.
-#[inline(always)]
-fn wide<E: QuantileElement>(x: E) -> f64 {
-    x.to_value().to_f64_exact()
 }
 
 impl MoveCoMoment {

@@ -27,6 +27,7 @@
 //! contiguous lanes (the last axis) are transposed in groups into scratch
 //! first (the same operations in the same order: the same bits).
 
+use super::blocked::wide;
 use super::window::LaneKernel;
 use crate::element::{QuantileElement, SelectFloat};
 use crate::error::{Error, Result};
@@ -150,12 +151,6 @@ pub(super) fn decay(s: f64, d: f64) -> f64 {
     } else {
         s * d
     }
-}
-
-/// A value in `f64`, the arithmetic type of every moving statistic.
-#[inline(always)]
-pub(super) fn wide<E: QuantileElement>(x: E) -> f64 {
-    x.to_value().to_f64_exact()
 }
 
 /// A result in the output type (rounded once).

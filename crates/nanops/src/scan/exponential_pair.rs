@@ -18,7 +18,8 @@
 //! correlation, the root is). A lane is one chain of dependent steps, never
 //! cut; lanes run on threads.
 
-use super::exponential::{check_alpha, decay, narrow, wide};
+use super::blocked::wide;
+use super::exponential::{check_alpha, decay, narrow};
 use super::pair_driver::PairKernel;
 use crate::element::QuantileElement;
 use crate::error::Result;

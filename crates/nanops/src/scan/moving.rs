@@ -6,18 +6,12 @@
 //! alone. Extrema and their positions keep a monotonic deque of (index,
 //! value) pairs (amortised O(1) per step).
 
-use super::blocked::{blocked_rows, rows_width, BlockStatistic, SumOrMean, VarOrStd};
+use super::blocked::{blocked_rows, rows_width, wide, BlockStatistic, SumOrMean, VarOrStd};
 use super::window::{LaneKernel, WindowSpec};
 use super::{blocked_segments, blocked_sum, blocked_var_segments};
 use crate::element::{QuantileElement, SelectFloat};
 use crate::error::Result;
 use std::mem::MaybeUninit;
-
-/// A value in `f64`, the arithmetic type of every moving statistic.
-#[inline(always)]
-fn wide<E: QuantileElement>(x: E) -> f64 {
-    x.to_value().to_f64_exact()
-}
 
 /// The [`LaneKernel`] of a blocked statistic (`blocked`): `$k` the kernel,
 /// `$stat` its statistic, `$spec` its window; `dispatched` runs it compiled

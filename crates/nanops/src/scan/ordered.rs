@@ -21,6 +21,7 @@
 //! (`order::select`'s `plan_picks`/`finish_picks`), so every window's
 //! quantile is `nanquantile`'s of that window, bit for bit.
 
+use super::blocked::wide;
 use super::ranked_window::RankedWindow;
 use super::sort_key::{equal_keys, key, value, OrderedWindow};
 use super::window::{LaneKernel, WindowSpec};
@@ -40,12 +41,6 @@ const RANKED_FROM: usize = 4096;
 /// Windows holding fewer keys are searched by counting (see
 /// [`SortedWindow::below`]).
 const LINEAR_BELOW: usize = 64;
-
-/// A value in `f64` (exact for every element type).
-#[inline(always)]
-fn wide<E: QuantileElement>(x: E) -> f64 {
-    x.to_value().to_f64_exact()
-}
 
 /// A position's result from its window: the statistic of a kernel.
 trait Give<E: QuantileElement> {
