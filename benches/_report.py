@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
 
 #: The benchmarks file, at the repository root.
@@ -36,3 +37,34 @@ def write_section(section: str, path: Path = BENCHMARKS) -> None:
     if keep and not keep.startswith("\n"):
         keep = "\n" + keep
     path.write_text(text[:start] + new + keep)
+
+
+def comparison_section(title: str, intro: str, columns: list[str], peer: str,
+                       rows: list[tuple[tuple[object, ...], float, float]]) -> str:
+    """The section ``## title``, ``intro``, and a table of ``rows``: each row's
+    cells under ``columns`` (a first cell is written as code), then nanops'
+    and ``peer``'s milliseconds and their ratio."""
+    lines = [
+        f"## {title}",
+        "",
+        intro,
+        "",
+        "| " + " | ".join(columns) + f" | nanops ms | {peer} ms | {peer} / nanops |",
+        "|" + "---|" * len(columns) + "---:|---:|---:|",
+    ]
+    for cells, ours, theirs in rows:
+        first, *rest = cells
+        text = " | ".join([f"`{first}`", *(str(c) for c in rest)])
+        lines.append(f"| {text} | {ours:.4f} | {theirs:.4f} | {theirs / ours:.2f}x |")
+    return "\n".join(lines) + "\n"
+
+
+def comparison_args(doc: str, names: list[str], rounds: int) -> argparse.Namespace:
+    """The command line of a comparison script (``doc``: its docstring):
+    ``--rounds`` (default ``rounds``), ``--only`` (a comma-separated subset
+    of ``names``, all by default) and ``--write``."""
+    ap = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    ap.add_argument("--rounds", type=int, default=rounds)
+    ap.add_argument("--only", default=",".join(names))
+    ap.add_argument("--write", action="store_true")
+    return ap.parse_args()

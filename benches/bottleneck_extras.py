@@ -18,14 +18,13 @@ functions").
 
 from __future__ import annotations
 
-import argparse
 from collections.abc import Callable
 from typing import Any
 
 import bottleneck as bn
 import numpy as np
 from _interleave import interleaved_ms
-from _report import write_section
+from _report import comparison_args, comparison_section, write_section
 
 import nanops
 
@@ -76,11 +75,7 @@ def _values(rng: np.random.Generator, shape: tuple[int, ...], dtype: str,
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--rounds", type=int, default=15)
-    ap.add_argument("--only", default=",".join(SPECS))
-    ap.add_argument("--write", action="store_true")
-    args = ap.parse_args()
+    args = comparison_args(__doc__ or "", list(SPECS), 15)
     rng = np.random.default_rng(0)
     rows = []
     for func in args.only.split(","):
@@ -98,22 +93,15 @@ def main() -> None:
                     print(f"{func} {shape} axis={axis} {dtype} {shown}: nanops "
                           f"{ms['nanops']:.4f} ms, bottleneck {ms['bottleneck']:.4f} ms, "
                           f"{ms['bottleneck'] / ms['nanops']:.2f}x", flush=True)
-    lines = [
-        "## bottleneck's other functions",
-        "",
+    table = comparison_section(
+        "bottleneck's other functions",
         f"`python3 benches/bottleneck_extras.py --rounds {args.rounds} --write` "
         f"(bottleneck {bn.__version__}; medians of {args.rounds} interleaved rounds; "
         "integers in [-1000, 1000]; `partition` at a third of the axis; `replace` puts "
         "NaN for NaN, 5 for 5):",
-        "",
-        "| function | shape | axis | dtype | data | nanops ms | bottleneck ms "
-        "| bottleneck / nanops |",
-        "|---|---|---|---|---|---:|---:|---:|",
-    ]
-    for func, shape, axis, dtype, data, t_ours, t_theirs in rows:
-        lines.append(f"| `{func}` | {shape} | {axis} | {dtype} | {data} | {t_ours:.4f} | "
-                     f"{t_theirs:.4f} | {t_theirs / t_ours:.2f}x |")
-    table = "\n".join(lines) + "\n"
+        ["function", "shape", "axis", "dtype", "data"], "bottleneck",
+        [((func, shape, axis, dtype, data), ours, theirs)
+         for func, shape, axis, dtype, data, ours, theirs in rows])
     print(table)
     if args.write:
         write_section(table)

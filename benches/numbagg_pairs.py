@@ -15,14 +15,13 @@ of two series").
 
 from __future__ import annotations
 
-import argparse
 from collections.abc import Callable
 from typing import Any
 
 import numbagg
 import numpy as np
 from _interleave import interleaved_ms
-from _report import write_section
+from _report import comparison_args, comparison_section, write_section
 
 import nanops
 
@@ -45,11 +44,7 @@ SPECS: dict[str, tuple[list[Any], Callable[..., Any]]] = {
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--rounds", type=int, default=9)
-    ap.add_argument("--only", default=",".join(SPECS))
-    ap.add_argument("--write", action="store_true")
-    args = ap.parse_args()
+    args = comparison_args(__doc__ or "", list(SPECS), 9)
     rng = np.random.default_rng(0)
     rows = []
     for func in args.only.split(","):
@@ -72,21 +67,14 @@ def main() -> None:
                     print(f"{func} {shape} axis={axis} {dtype} {p}: nanops "
                           f"{ms['nanops']:.4f} ms, numbagg {ms['numbagg']:.4f} ms, "
                           f"{ms['numbagg'] / ms['nanops']:.2f}x", flush=True)
-    lines = [
-        "## numbagg's functions of two series",
-        "",
+    table = comparison_section(
+        "numbagg's functions of two series",
         f"`python3 benches/numbagg_pairs.py --rounds {args.rounds} --write` "
         f"(numbagg {numbagg.__version__}; medians of {args.rounds} interleaved rounds; "
         "10% NaN in each series; window or alpha in the `param` column):",
-        "",
-        "| function | shape | axis | dtype | param | nanops ms | numbagg ms "
-        "| numbagg / nanops |",
-        "|---|---|---|---|---|---:|---:|---:|",
-    ]
-    for func, shape, axis, dtype, p, t_ours, t_theirs in rows:
-        lines.append(f"| `{func}` | {shape} | {axis} | {dtype} | {p} | {t_ours:.4f} | "
-                     f"{t_theirs:.4f} | {t_theirs / t_ours:.2f}x |")
-    table = "\n".join(lines) + "\n"
+        ["function", "shape", "axis", "dtype", "param"], "numbagg",
+        [((func, shape, axis, dtype, p), ours, theirs)
+         for func, shape, axis, dtype, p, ours, theirs in rows])
     print(table)
     if args.write:
         write_section(table)

@@ -67,6 +67,12 @@ __all__ = [
     "ffill",
     "bfill",
     "push",
+    "nancovmatrix",
+    "nancorrmatrix",
+    "move_covmatrix",
+    "move_corrmatrix",
+    "move_exp_nancovmatrix",
+    "move_exp_nancorrmatrix",
     "group_nansum",
     "group_nanprod",
     "group_nanmean",
@@ -927,6 +933,20 @@ def move_exp_nancorr(
     alpha: float | npt.ArrayLike,
     min_weight: float = 0,
     axis: SupportsIndex | tuple[SupportsIndex] = -1,
+) -> npt.NDArray[np.floating[Any]]: ...
+def nancovmatrix(a: npt.ArrayLike) -> npt.NDArray[np.floating[Any]]: ...
+def nancorrmatrix(a: npt.ArrayLike) -> npt.NDArray[np.floating[Any]]: ...
+def move_covmatrix(
+    a: npt.ArrayLike, window: SupportsIndex, min_count: SupportsIndex | None = None
+) -> npt.NDArray[np.floating[Any]]: ...
+def move_corrmatrix(
+    a: npt.ArrayLike, window: SupportsIndex, min_count: SupportsIndex | None = None
+) -> npt.NDArray[np.floating[Any]]: ...
+def move_exp_nancovmatrix(
+    a: npt.ArrayLike, alpha: float | npt.ArrayLike, min_weight: float = 0
+) -> npt.NDArray[np.floating[Any]]: ...
+def move_exp_nancorrmatrix(
+    a: npt.ArrayLike, alpha: float | npt.ArrayLike, min_weight: float = 0
 ) -> npt.NDArray[np.floating[Any]]: ...
 def ffill(
     a: _ArrayT, *, limit: SupportsIndex | None = None, axis: SupportsIndex = -1

@@ -19,7 +19,8 @@ from . import _nanops
 from ._args import as_ndarray, integer_argument, kernel_input
 
 __all__ = ["moving", "moving_ddof", "moving_quantile", "moving_pair", "moving_exp",
-           "moving_exp_pair", "fill", "push"]
+           "moving_exp_pair", "exp_alpha_lane", "numbagg_min_count", "real_argument", "fill",
+           "push"]
 
 #: The primitives of the exponential functions: ``(x, [y,] alpha, min_weight, axis)``.
 ExpPrimitive = Callable[..., np.ndarray]
@@ -168,18 +169,23 @@ def moving_pair(prim: Callable[..., np.ndarray], a: Any, b: Any, window: Any, mi
     w = integer_argument(window, "window")
     if not 0 < w <= x.shape[ax]:
         raise ValueError(f"window not in valid range: {w}")
-    m = None
-    if min_count is not None:
-        m = integer_argument(min_count, "min_count")
-        if m < 0:
-            raise ValueError(f"min_count must be positive: {m}")
-        if m > w:
-            raise ValueError(f"min_count ({m}) cannot be greater than window ({w})")
-        m = max(m, 1)
-    return prim(x, y, w, m, ax)
+    return prim(x, y, w, numbagg_min_count(min_count, w), ax)
 
 
-def _real(v: Any, what: str) -> np.ndarray:
+def numbagg_min_count(min_count: Any, window: int) -> int | None:
+    """``min_count`` checked as numbagg checks it against ``window`` (0 to
+    ``window``; 0 counts as 1), ``None`` kept (the whole window)."""
+    if min_count is None:
+        return None
+    m = integer_argument(min_count, "min_count")
+    if m < 0:
+        raise ValueError(f"min_count must be positive: {m}")
+    if m > window:
+        raise ValueError(f"min_count ({m}) cannot be greater than window ({window})")
+    return max(m, 1)
+
+
+def real_argument(v: Any, what: str) -> np.ndarray:
     """``v`` as an array of bool, integers or floats (``TypeError`` otherwise,
     as numbagg's gufuncs refuse other types)."""
     arr = np.asarray(v)
@@ -219,7 +225,7 @@ def _exponential(prim: ExpPrimitive, xs: tuple[np.ndarray, ...], alpha: Any, min
     x = xs[0]
     axis = integer_argument(axis, "axis")
     ax = normalize_axis_index(axis, x.ndim)
-    mw = _real(min_weight, "min_weight")
+    mw = real_argument(min_weight, "min_weight")
     if mw.ndim != 0:
         raise TypeError(f"min_weight must be a scalar, got an array of shape {mw.shape}")
     weight = float(mw)
@@ -229,23 +235,30 @@ def _exponential(prim: ExpPrimitive, xs: tuple[np.ndarray, ...], alpha: Any, min
     mismatch = (f"{name}: Input operand {k} has a mismatch in its core dimension 0, with "
                 f"gufunc signature {core} (size {{}} is different from {{}})")
     if not isinstance(alpha, np.ndarray):
-        lane = np.broadcast_to(_real(alpha, "alpha"), (n,))
+        lane = np.broadcast_to(real_argument(alpha, "alpha"), (n,))
     elif alpha.ndim == 0:
         raise ValueError(f"{name}: Input operand {k} does not have enough dimensions (has 0, "
                          f"gufunc core with signature {core} requires 1)")
     elif alpha.ndim == 1:
-        lane = _real(alpha, "alpha")
+        lane = real_argument(alpha, "alpha")
         if lane.shape[0] != n:
             raise ValueError(mismatch.format(lane.shape[0], n))
     else:
-        return _exp_per_lane(prim, xs, ax, np.moveaxis(_real(alpha, "alpha"), axis, -1),
+        return _exp_per_lane(prim, xs, ax, np.moveaxis(real_argument(alpha, "alpha"), axis, -1),
                              weight, mismatch)
+    return prim(*xs, exp_alpha_lane(lane), weight, ax)
+
+
+def exp_alpha_lane(lane: np.ndarray) -> np.ndarray:
+    """A lane of alphas (one per position) as the primitives take it:
+    contiguous float64, one value where all are equal (the loops without a
+    load per step), ``[0.0]`` for an empty axis."""
     lane = np.ascontiguousarray(lane, dtype=np.float64)
-    if n and bool((lane == lane[0]).all()):
-        lane = lane[:1]  # one alpha: the loops without a load per step
-    elif n == 0:
-        lane = np.zeros(1)
-    return prim(*xs, lane, weight, ax)
+    if lane.shape[0] == 0:
+        return np.zeros(1)
+    if bool((lane == lane[0]).all()):
+        return lane[:1]
+    return lane
 
 
 def _exp_per_lane(prim: ExpPrimitive, xs: tuple[np.ndarray, ...], ax: int, alpha: np.ndarray,

@@ -108,6 +108,9 @@ __all__ = [
     "move_exp_nancount",
     "move_exp_nancov",
     "move_exp_nancorr",
+    "co_matrix",
+    "move_co_matrix",
+    "move_exp_co_matrix",
     "fill",
 ]
 
@@ -519,6 +522,26 @@ def move_exp_nancorr(
 ) -> np.ndarray:
     """Exponentially weighted correlation of ``a`` and ``b`` (one dtype and
     shape), numbagg's; ``alpha`` as ``move_exp_nanmean``'s."""
+
+def co_matrix(a: np.ndarray, corr: bool) -> np.ndarray:
+    """Covariance (``corr``: correlation) matrix of ``a`` of shape
+    ``(..., vars, obs)`` over its last axis, pairwise complete, numbagg's
+    ``nancovmatrix``/``nancorrmatrix``: ``(..., vars, vars)``."""
+
+def move_co_matrix(
+    a: np.ndarray, window: int, min_count: int | None, corr: bool
+) -> np.ndarray:
+    """Moving covariance (``corr``: correlation) matrix of ``a`` of shape
+    ``(..., obs, vars)``, numbagg's ``move_covmatrix``/``move_corrmatrix``:
+    ``(..., obs, vars, vars)``, ``move_cov`` of each pair."""
+
+def move_exp_co_matrix(
+    a: np.ndarray, alpha: np.ndarray, min_weight: float, corr: bool
+) -> np.ndarray:
+    """Exponentially weighted covariance (``corr``: correlation) matrix of
+    ``a`` of shape ``(..., obs, vars)``, numbagg's
+    ``move_exp_nancovmatrix``/``move_exp_nancorrmatrix``; ``alpha`` as
+    ``move_exp_nanmean``'s."""
 
 def fill(a: np.ndarray, limit: int | None, axis: int, backward: bool) -> np.ndarray:
     """NaN replaced by the nearest non-NaN value before it (``backward``:

@@ -1,7 +1,8 @@
 """The public functions of nanops, one row each; their order is ``__all__``.
 
 The rows live by family in :mod:`nanops._rows` (``reductions``, ``order``,
-``rearrange``, ``moving``, ``group``); this module joins them and builds the functions.
+``rearrange``, ``moving``, ``matrices``, ``group``); this module joins them
+and builds the functions.
 
 A :class:`~nanops._generate.Row` declares everything about one function, and
 :func:`~nanops._generate.build` turns it into the function (source written
@@ -87,7 +88,7 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from ._generate import Row, build
-from ._rows import group, moving, order, rearrange, reductions
+from ._rows import group, matrices, moving, order, rearrange, reductions
 
 __all__ = ["ROWS", "FUNCTIONS"]
 
@@ -98,6 +99,7 @@ ROWS: Final[tuple[Row, ...]] = (
     *order.ROWS,
     *rearrange.ROWS,
     *moving.ROWS,
+    *matrices.ROWS,
     *group.ROWS,
 )
 

@@ -235,8 +235,8 @@ def route(name: str, a: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> A
         return NotImplemented
     if name.startswith("move_exp_"):
         return NotImplemented  # a whole-history scan: no lazy form yet
-    if name in ("move_cov", "move_corr"):
-        return NotImplemented  # two series: no lazy form yet
+    if name in ("move_cov", "move_corr", "move_covmatrix", "move_corrmatrix"):
+        return NotImplemented  # two series, or matrices: no lazy form yet
     if name.startswith("move_"):
         return moving(name, a, *args, **kwargs)
     if name in ("ffill", "bfill"):

@@ -182,6 +182,10 @@ CALLS: dict[str, Callable[[np.ndarray], Any]] = {
                                                         axis=0),
     "move_exp_nancount": lambda a: nanops.move_exp_nancount(a, alpha=0.5, axis=(1,)),
     "move_exp_nancov": lambda a: nanops.move_exp_nancov(a, a[:, ::-1], alpha=0.4),
+    # covariance and correlation matrices
+    "nancovmatrix": lambda a: nanops.nancovmatrix(a),
+    "move_corrmatrix": lambda a: nanops.move_corrmatrix(a, 3, min_count=2),
+    "move_exp_nancovmatrix": lambda a: nanops.move_exp_nancovmatrix(a, 0.4),
     # group-by
     "group_nansum": lambda a: nanops.group_nansum(a, np.arange(a.shape[1]) % 3 - 1, axis=1),
     "group_nanvar": lambda a: nanops.group_nanvar(a, np.arange(a.shape[0]) % 2, axis=0),

@@ -39,6 +39,7 @@ fn class(e: &nanops::Error) -> Class {
         E::OutOfMemory { .. } => Class::Memory,
         E::LabelsShape { .. } => Class::Value,
         E::PairShapes { .. } => Class::Value,
+        E::MatrixDims { .. } => Class::Value,
         E::LabelOutOfRange { .. } => Class::Value,
         E::EmptyGroup { .. } => Class::Value,
         // `nanops::Error` is non-exhaustive: a variant added later is a

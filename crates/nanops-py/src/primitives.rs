@@ -265,6 +265,29 @@ primitives! {
         let w = b.as_array();
         to_py(a.py(), guard(a.py(), a.len(), || nanops::move_exp_nancorr(&v, &w, alpha, min_weight, axis))?, false)
     };
+    /// Covariance (`corr`: correlation) matrix of `(..., vars, obs)`, numbagg's `nancovmatrix`/`nancorrmatrix`.
+    fn co_matrix(a, corr: bool) -> Out [real] |v|
+        to_py(a.py(), guard(a.py(), a.len(), || if corr {
+            nanops::nancorrmatrix(&v)
+        } else {
+            nanops::nancovmatrix(&v)
+        })?, false);
+    /// Moving covariance (`corr`: correlation) matrix of `(..., obs, vars)`, numbagg's `move_covmatrix`/`move_corrmatrix`.
+    fn move_co_matrix(a, window: usize, min_count: Option<usize>, corr: bool) -> Out [real] |v|
+        to_py(a.py(), guard(a.py(), a.len(), || if corr {
+            nanops::move_corrmatrix(&v, window, min_count)
+        } else {
+            nanops::move_covmatrix(&v, window, min_count)
+        })?, false);
+    /// Exponential covariance (`corr`: correlation) matrix of `(..., obs, vars)`, numbagg's `move_exp_nancovmatrix`/`move_exp_nancorrmatrix`.
+    fn move_exp_co_matrix(a, alpha: PyReadonlyArray1<'py, f64>, min_weight: f64, corr: bool) -> Out [real] |v| {
+        let alpha = alpha.as_slice()?;
+        to_py(a.py(), guard(a.py(), a.len(), || if corr {
+            nanops::move_exp_nancorrmatrix(&v, alpha, min_weight)
+        } else {
+            nanops::move_exp_nancovmatrix(&v, alpha, min_weight)
+        })?, false)
+    };
     /// NaN filled forwards (`backward`: backwards) at most `limit` positions.
     fn fill(a, limit: Option<usize>, axis: isize, backward: bool) -> Out [all] |v|
         to_py(a.py(), guard(a.py(), a.len(), || if backward {

@@ -115,6 +115,13 @@ pub enum Error {
         /// The second array's shape.
         second: Vec<usize>,
     },
+    /// A matrix function (`nancovmatrix`, `move_covmatrix`, …) given fewer
+    /// than 2 dimensions: it needs an axis of variables and one of
+    /// observations (numbagg's `ValueError`).
+    MatrixDims {
+        /// The array's number of dimensions.
+        ndim: usize,
+    },
     /// A group label at or above `num_labels`.
     LabelOutOfRange {
         /// The largest label.
@@ -207,6 +214,10 @@ impl fmt::Display for Error {
                 "operands could not be broadcast together with shapes {} {}",
                 PyTuple(first),
                 PyTuple(second)
+            ),
+            Error::MatrixDims { ndim } => write!(
+                f,
+                "a matrix function needs at least 2 dimensions (variables and observations), got {ndim}"
             ),
             Error::LabelOutOfRange { label, num_labels } => write!(
                 f,

@@ -6,10 +6,12 @@
 //! both the free function and the trait method; its statistic is a type of
 //! [`stats`] (reductions, order statistics) or a scan of the scan family.
 //! [`replace`], which writes its input, stands apart (`replace.rs`), and so
-//! do the statistics of two series, `move_cov` … (`pairs.rs`).
+//! do the statistics of two series, `move_cov` … (`pairs.rs`), and the
+//! covariance and correlation matrices (`matrices.rs`).
 
 mod arg;
 mod functions;
+mod matrices;
 mod pairs;
 mod partial;
 mod replace;
@@ -17,6 +19,10 @@ mod stat_types;
 mod statistic;
 
 pub use functions::*;
+pub use matrices::{
+    move_corrmatrix, move_covmatrix, move_exp_nancorrmatrix, move_exp_nancovmatrix, nancorrmatrix,
+    nancovmatrix,
+};
 pub use pairs::{
     move_corr, move_corr_axis, move_cov, move_cov_axis, move_exp_nancorr, move_exp_nancorr_axis,
     move_exp_nancov, move_exp_nancov_axis,

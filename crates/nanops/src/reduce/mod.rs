@@ -14,6 +14,7 @@
 #![allow(clippy::needless_range_loop)]
 
 mod arg;
+mod co_matrix;
 mod count;
 mod driver;
 mod extremum;
@@ -28,6 +29,7 @@ mod sum;
 mod walk;
 
 pub(crate) use arg::{arg_slice, ArgReducer};
+pub(crate) use co_matrix::{co_matrix, co_matrix_scratch_bytes, matrix};
 pub(crate) use driver::reduce;
 pub(crate) use partial::Partial;
 pub use partial::PartialStatistic;

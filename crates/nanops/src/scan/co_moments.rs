@@ -19,6 +19,7 @@ use super::window::WindowSpec;
 use crate::element::{QuantileElement, SelectFloat};
 use crate::error::Result;
 use crate::simd::dispatch::dispatch_avx2;
+use crate::states::{finish_pair, CoState};
 use std::mem::MaybeUninit;
 
 /// `move_cov` (`corr: false`, `ddof = 1`) or `move_corr`: over the pairs of
@@ -30,101 +31,6 @@ pub(crate) struct MoveCoMoment {
     pub spec: WindowSpec,
     /// Whether to give the correlation.
     pub corr: bool,
-}
-
-/// Welford's state of some pairs: count, means, and the sums of squared
-/// and crossed deviations (`m2a`, `m2b`: for correlations only).
-///
-/// The values are taken shifted by the state's first pair (`shift_a`,
-/// `shift_b`): a mean kept near the values' magnitude would carry a
-/// rounding of that magnitude into every deviation (relative error
-/// `ε·|mean|/spread`: `1e-6` for values near `1e8` spread by `0.01`); the
-/// shifted values are exact (`x − shift` by Sterbenz's lemma where they are
-/// close) and their means are of the spread's magnitude.
-#[derive(Clone, Copy, Default)]
-pub(crate) struct CoState {
-    /// Pairs taken.
-    n: usize,
-    /// The first value of the first pair taken (0 before).
-    shift_a: f64,
-    /// The second value of the first pair taken (0 before).
-    shift_b: f64,
-    /// Mean of the first values, less `shift_a`.
-    mean_a: f64,
-    /// Mean of the second values, less `shift_b`.
-    mean_b: f64,
-    /// Σ (a − mean_a)².
-    m2a: f64,
-    /// Σ (b − mean_b)².
-    m2b: f64,
-    /// Σ (a − mean_a)(b − mean_b).
-    cab: f64,
-}
-
-impl CoState {
-    /// Takes the pair `(x, y)` unless one is NaN (`recip[k] = 1/k`).
-    #[inline(always)]
-    fn take<const CORR: bool>(&mut self, x: f64, y: f64, recip: &[f64]) {
-        if x.is_nan() || y.is_nan() {
-            return;
-        }
-        if self.n == 0 {
-            (self.shift_a, self.shift_b) = (x, y);
-        }
-        // an infinite shift makes the state's means NaN: see `finish`
-        let (x, y) = (x - self.shift_a, y - self.shift_b);
-        self.n += 1;
-        let r = recip[self.n];
-        let dx = x - self.mean_a;
-        self.mean_a += dx * r;
-        let dy = y - self.mean_b;
-        self.mean_b += dy * r;
-        let ey = y - self.mean_b;
-        self.cab += dx * ey;
-        if CORR {
-            self.m2a += dx * (x - self.mean_a);
-            self.m2b += dy * ey;
-        }
-    }
-}
-
-/// The statistic of the pairs of `t` and `h` together (Chan's merge), NaN
-/// below `min` pairs or where a mean is not finite (an infinity was taken:
-/// the values after it, or the first value itself when it is the shift,
-/// make the mean `±inf − ±inf` or `inf · r`).
-#[inline(always)]
-fn finish<const CORR: bool>(t: &CoState, h: &CoState, min: usize, recip: &[f64]) -> f64 {
-    let n = t.n + h.n;
-    let finite =
-        t.mean_a.is_finite() & h.mean_a.is_finite() & t.mean_b.is_finite() & h.mean_b.is_finite();
-    if n < min || !finite {
-        return f64::NAN;
-    }
-    let f = (t.n * h.n) as f64 * recip[n];
-    // the difference of the means: of the shifted means, and of the shifts
-    // (exact where the shifts are close; an empty state's shift is 0)
-    let da = (h.mean_a - t.mean_a) + (h.shift_a - t.shift_a);
-    let db = (h.mean_b - t.mean_b) + (h.shift_b - t.shift_b);
-    let cab = t.cab + h.cab + da * db * f;
-    if CORR {
-        let m2a = t.m2a + h.m2a + da * da * f;
-        let m2b = t.m2b + h.m2b + db * db * f;
-        // one root of the product (rounded once, as numbagg's), two roots
-        // where the product overflows or underflows
-        let p = m2a * m2b;
-        let d = if p.is_normal() {
-            p.sqrt()
-        } else {
-            m2a.sqrt() * m2b.sqrt()
-        };
-        if d > 0.0 {
-            cab / d
-        } else {
-            f64::NAN
-        }
-    } else {
-        cab / (n - 1) as f64
-    }
 }
 
 /// The buffers of [`MoveCoMoment`], kept across the lanes of a task.
@@ -179,7 +85,7 @@ impl MoveCoMoment {
                 // the window `i + 1 − w ..= i` starts `i + 1 − s` positions
                 // into the block before
                 let t = if with_tail { &tails[i + 1 - s] } else { &empty };
-                let v = finish::<CORR>(t, &head, min, recip);
+                let v = finish_pair::<CORR>(t, &head, min, recip);
                 out[i - from].write(<E::Value as SelectFloat>::from_f64_nearest(v));
             }
             s = e;

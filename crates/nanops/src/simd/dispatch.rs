@@ -26,6 +26,15 @@ pub(crate) fn dispatch<R>(f: impl FnOnce() -> R) -> R {
     pulp::Arch::new().dispatch(f)
 }
 
+/// Runs `op` with the best SIMD instruction set of this CPU (`pulp`'s
+/// token): for kernels written with explicit vectors, which must fix their
+/// own order of operations (logical lanes) to give the same bits on every
+/// instruction set.
+#[inline(always)]
+pub(crate) fn dispatch_with<W: pulp::WithSimd>(op: W) -> W::Output {
+    pulp::Arch::new().dispatch(op)
+}
+
 /// Runs `f` compiled for x86-64-v3 (AVX2, FMA, F16C) where the CPU has it,
 /// else as compiled: [`dispatch`] without the AVX-512 version.
 ///

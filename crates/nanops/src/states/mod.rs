@@ -21,6 +21,7 @@
 //! assert_eq!(a.variance(0.0), Some(2.0));
 //! ```
 
+mod co_moment;
 mod count;
 mod extremum;
 mod mean;
@@ -32,6 +33,7 @@ mod state;
 mod sum;
 
 // each file's public states (and crate-visible helpers), whatever it adds
+pub(crate) use co_moment::{finish_pair, CoState};
 pub use count::*;
 pub use extremum::*;
 pub use mean::*;
