@@ -4,12 +4,11 @@ A handful of ill-conditioned cases (10% NaN, seeded): large offsets, mixed
 magnitudes, cancelling pairs, float16 overflow of the running sum. The exact
 value of each reduction is computed in integer and ``Fraction`` arithmetic by
 the reference of ``tests/python/test_accuracy.py`` (checked there against
-``math.fsum``); the inputs are that module's. Prints the table and replaces
-the ``## Accuracy`` section of BENCHMARKS.md (from that line to the end of the
-file; appended when absent), which ``benches/compare.py`` keeps when it
-rewrites its own table.
+``math.fsum``); the inputs are that module's. Prints the table and saves
+it to ``benches/results/accuracy.json`` (``python3 benches/report.py
+--assemble`` renders it into BENCHMARKS.md, section "Accuracy").
 
-    python3 benches/accuracy.py
+    python3 benches/accuracy.py              # prints and saves (--write: the same)
     python3 benches/accuracy.py --no-write   # print only
 """
 
@@ -17,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import math
-import re
 import sys
 from collections.abc import Callable
 from fractions import Fraction
@@ -25,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from _report import command_line, save
 
 import nanops
 
@@ -41,7 +40,6 @@ try:
 except ImportError:  # pragma: no cover - optional peer
     nb = None
 
-COMMAND = "python3 benches/accuracy.py"
 LIBS = ("nanops", "NumPy", "bottleneck", "numbagg")
 
 # (label, case of test_accuracy.CASES, dtype, function)
@@ -107,41 +105,17 @@ def measure() -> list[tuple[str, str, dict[str, str]]]:
     return rows
 
 
-def section(rows: list[tuple[str, str, dict[str, str]]]) -> str:
-    lines = [
-        "## Accuracy", "",
-        "Relative error |result − exact| / |exact| of whole-array reductions (10% NaN;",
-        "nanvar with ddof=0). The exact values are computed in integer and `Fraction`",
-        "arithmetic (`tests/python/test_accuracy.py`, checked against `math.fsum`).",
-        "`inf`: the library's result overflowed; `—`: no such function or dtype;",
-        "`†`: the result is not in the input's dtype (bottleneck returns a Python float",
-        "for float32, numbagg float32 for float16), so it is not rounded to it.", "",
-        "| case | function | " + " | ".join(LIBS) + " |",
-        "|---|---|" + "---:|" * len(LIBS),
-    ]
-    for label, func, errs in rows:
-        lines.append(f"| {label} | {func} | " + " | ".join(errs[k] for k in LIBS) + " |")
-    lines += ["", f"- command: `{COMMAND}`", ""]
-    return "\n".join(lines)
-
-
-def write(text: str) -> None:
-    """Replace BENCHMARKS.md from the line ``## Accuracy`` to the end (or append)."""
-    out = ROOT / "BENCHMARKS.md"
-    old = out.read_text() if out.exists() else ""
-    found = re.search(r"^## Accuracy", old, flags=re.MULTILINE)
-    head = old[: found.start()] if found else old
-    head = head.rstrip("\n")
-    out.write_text((head + "\n\n" if head else "") + text)
-
-
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--no-write", action="store_true", help="print only")
+    p.add_argument("--write", action="store_true", help="save the rows (the default)")
     args = p.parse_args()
-    text = section(measure())
+    rows = measure()
     if not args.no_write:
-        write(text)
+        save("accuracy", "Accuracy",
+             [{"case": label, "function": func, "errors": {k: errs[k] for k in LIBS}}
+              for label, func, errs in rows],
+             command=command_line("accuracy.py"), statistic=None, rounds=None, unit="")
 
 
 if __name__ == "__main__":

@@ -12,7 +12,9 @@ cost.
 
     python3 benches/bottleneck_extras.py [--rounds 15] [--only NAME,...] [--write]
 
-``--write`` puts the table into BENCHMARKS.md (section "bottleneck's other
+``--write`` saves the rows with their raw times to
+``benches/results/bottleneck_extras.json``; ``python3 benches/report.py
+--assemble`` renders them into BENCHMARKS.md (section "bottleneck's other
 functions").
 """
 
@@ -24,7 +26,7 @@ from typing import Any
 import bottleneck as bn
 import numpy as np
 from _interleave import interleaved_ms
-from _report import comparison_args, comparison_section, write_section
+from _report import comparison_args, finish_comparison
 
 import nanops
 
@@ -93,18 +95,9 @@ def main() -> None:
                     print(f"{func} {shape} axis={axis} {dtype} {shown}: nanops "
                           f"{ms['nanops']:.4f} ms, bottleneck {ms['bottleneck']:.4f} ms, "
                           f"{ms['bottleneck'] / ms['nanops']:.2f}x", flush=True)
-    table = comparison_section(
-        "bottleneck's other functions",
-        f"`python3 benches/bottleneck_extras.py --rounds {args.rounds} --write` "
-        f"(bottleneck {bn.__version__}; medians of {args.rounds} interleaved rounds; "
-        "integers in [-1000, 1000]; `partition` at a third of the axis; `replace` puts "
-        "NaN for NaN, 5 for 5):",
-        ["function", "shape", "axis", "dtype", "data"], "bottleneck",
-        [((func, shape, axis, dtype, data), ours, theirs)
-         for func, shape, axis, dtype, data, ours, theirs in rows])
-    print(table)
-    if args.write:
-        write_section(table)
+    finish_comparison(
+        "bottleneck_extras", "bottleneck_extras.py", "bottleneck's other functions",
+        ["function", "shape", "axis", "dtype", "data"], "bottleneck", bn.__version__, rows, args)
 
 
 if __name__ == "__main__":

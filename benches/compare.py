@@ -4,8 +4,11 @@ Interleaved repeats (each round calls every library once), medians;
 float64 and float32; 10% NaN. For each case it
 also times the memory floor (``np.add.reduce`` of a NaN-free array of the same
 size and dtype) and prints nanops' speed-up over the fastest peer and its time
-over the floor. Writes BENCHMARKS.md (table, machine, command) and
-benches/speedups.png.
+over the floor. Saves the rows with their raw times (``--write``, the
+default unless ``--no-write`` or ``--only``) to ``benches/results/compare.json``
+(``compare_cold.json`` with ``--cold``, ``layouts.json`` / ``layouts_cold.json``
+with ``--layouts``) and draws benches/speedups.png; ``python3
+benches/report.py --assemble`` then renders them into BENCHMARKS.md.
 
     python3 benches/compare.py            # full run (several minutes)
     python3 benches/compare.py --cold     # large cases from main memory
@@ -21,7 +24,6 @@ float64 and float32, 10% NaN scattered plus all-NaN lanes (a land/sea mask,
 dead sensors). Its floor is the fastest NumPy streaming read of the same
 bytes (``np.add.reduce`` of a NaN-free copy along the same axes, or over its
 flat memory), and each row gets the issue's target and whether it is met.
-It writes its own sections of BENCHMARKS.md.
 
 ``--baseline DIR`` times, interleaved with the others in the same rounds, an
 earlier build of nanops: ``DIR/nanops_baseline`` is a copy of an earlier
@@ -37,8 +39,6 @@ a peer.
 from __future__ import annotations
 
 import argparse
-import os
-import platform
 import random
 import statistics
 import sys
@@ -49,6 +49,7 @@ from pathlib import Path
 
 import _omp_passive  # noqa: F401  (first: before numba starts its threads)
 import numpy as np
+from _report import command_line, save
 
 import nanops
 
@@ -406,128 +407,46 @@ def run(repeats: int, budget: float, cold: bool = False, only: str = "") -> list
     return rows
 
 
-def fmt(t: float | None) -> str:
-    if t is None:
-        return "—"
-    return f"{t*1e3:.3f}" if t < 1 else f"{t*1e3:.0f}"
-
-
-def table(rows: list[dict]) -> list[str]:
-    """The Markdown table of `rows` (with a ``new/old`` column when a baseline was timed)."""
-    with_base = any(r.get("vs_baseline") for r in rows)
-    extra_head, extra_rule = (" new/old |", "---:|") if with_base else ("", "")
-    if any("target" in r for r in rows):
-        extra_head += " target |"
-        extra_rule += "---|"
-    lines = [
-        "| dtype | shape | axis | function | nanops | NumPy | bottleneck | numbagg | floor | speed-up | × floor |"
-        + extra_head,
-        "|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|" + extra_rule,
-    ]
+def result_rows(rows: list[dict]) -> list[dict]:
+    """The rows as saved: the case, ``time`` (ms: each library, the floor and
+    the baseline where timed), ``new_old`` and the layouts' ``label`` and
+    ``target`` where present."""
+    libs = ("nanops", "numpy", "bottleneck", "numbagg", "floor", "baseline")
+    out = []
     for r in rows:
-        sp = f"{r['speedup']:.1f}× ({r['best_peer']})" if r["speedup"] else "—"
-        base = f" {r['vs_baseline']:.2f} |" if with_base and r.get("vs_baseline") else (" — |" if with_base else "")
-        lines.append(
-            f"| {r['dtype']} | {r['shape']} | {r['axis']} | {r['func']} | {fmt(r['nanops'])} | "
-            f"{fmt(r['numpy'])} | {fmt(r['bottleneck'])} | {fmt(r['numbagg'])} | {fmt(r['floor'])} | "
-            f"{sp} | {r['over_floor']:.2f} |" + base
-            + (f" {r['target']} |" if "target" in r else "")
-        )
-    return lines
-
-
-COLD = "## Cold caches"
-
-
-def sections(text: str) -> dict[str, str]:
-    """BENCHMARKS.md split at its ``## `` headings (the main table under "")."""
-    out: dict[str, str] = {}
-    head, *rest = text.split("\n## ")
-    out[""] = head
-    for part in rest:
-        title = "## " + part.split("\n", 1)[0]
-        out[title] = "## " + part
+        row = {"dtype": r["dtype"], "shape": list(r["shape"]), "axis": r["axis"],
+               "func": r["func"]}
+        if "label" in r:
+            row["label"] = r["label"]
+        row["time"] = {k: (None if r.get(k) is None else r[k] * 1e3) for k in libs if k in r}
+        if r.get("vs_baseline"):
+            row["new_old"] = r["vs_baseline"]
+        if "target" in r:
+            row["target"] = r["target"]
+        out.append(row)
     return out
 
 
-def write_cold(rows: list[dict], command: str) -> None:
-    """Replace (or add) the cold-cache section of BENCHMARKS.md, before Accuracy."""
-    body = "\n".join([
-        COLD, "",
-        "The same cases with the caches evicted before every timed call (a read of",
-        f"{2 * l3_bytes() >> 20} MiB, twice the last-level cache), so every library and the",
-        "floor read their input from main memory. Inputs under 1M values are left out.",
-        f"Command: `{command}`.", "",
-        *table(rows), "",
-    ])
-    out = ROOT / "BENCHMARKS.md"
-    parts = sections(out.read_text()) if out.exists() else {"": ""}
-    parts[COLD] = body
-    order = ["", COLD] + [k for k in parts if k not in ("", COLD)]
-    out.write_text("\n".join(parts[k].rstrip("\n") + "\n" for k in order))
+#: Results name and title of each table (``--cold``, ``--layouts``).
+SECTIONS = {
+    (False, False): ("compare", "Reductions against NumPy, bottleneck and numbagg"),
+    (True, False): ("compare_cold", "Cold caches"),
+    (False, True): ("layouts", "Layouts of real data"),
+    (True, True): ("layouts_cold", "Layouts of real data, cold caches"),
+}
 
 
-LAYOUTS_WARM = "## Layouts of real data"
-LAYOUTS_COLD = "## Layouts of real data, cold caches"
-
-
-def write_layouts(rows: list[dict], command: str, cold: bool) -> None:
-    """Replace (or add) a layouts section of BENCHMARKS.md, after the cold-cache one."""
-    title = LAYOUTS_COLD if cold else LAYOUTS_WARM
-    regime = (
-        "The caches are evicted before every timed call (a read of twice the last-level cache); "
-        "inputs under 1M values are left out."
-        if cold else
-        "Each timed call follows an untimed call of the same function (repeated calls)."
-    )
-    body = "\n".join([
-        title, "",
-        "Climate cubes (time, lat, lon), sensor tables, an image stack and many short rows:",
-        "10% NaN at random plus about 10% all-NaN lanes (a land/sea mask over (lat, lon),",
-        "dead sensors, masked pixels; nanargmax gets one value in each all-NaN lane, where",
-        "every library raises). `floor` = the fastest NumPy streaming read of the same bytes",
-        "(`np.add.reduce` of a NaN-free copy along the same axes, or over its flat memory).",
-        f"NumPy's nanquantile along an axis (a Python loop per lane) is not timed beyond "
-        f"{NUMPY_QUANTILE_MAX_LANES:,} lanes. " + regime,
-        f"Command: `{command}`.", "",
-        *table(rows), "",
-    ])
-    out = ROOT / "BENCHMARKS.md"
-    parts = sections(out.read_text()) if out.exists() else {"": ""}
-    parts[title] = body
-    head = ["", COLD, LAYOUTS_WARM, LAYOUTS_COLD]
-    order = [k for k in head if k in parts] + [k for k in parts if k not in head]
-    out.write_text("\n".join(parts[k].rstrip("\n") + "\n" for k in order))
-
-
-def write(rows: list[dict], command: str) -> None:
-    lines = [
-        "# Benchmarks", "",
-        "Times in milliseconds: medians of interleaved rounds (each round calls every",
-        "library and the floor once, in an order shuffled each round), one process, 10% NaN.",
-        "Each timed call follows an untimed call of the same function on the same",
-        "array, so every library is timed in the cache state its own calls leave (that",
-        "of repeated calls), not in the state the previous library left: the arrays",
-        f"here fit in this machine's {l3_bytes() >> 20} MiB last-level cache. `{COLD}` below",
-        "times the large cases from main memory.",
-        "`speed-up` = fastest peer's time / nanops' time; `× floor` = nanops' time /",
-        "`np.add.reduce` of a NaN-free array of the same size and dtype. Ratios are",
-        "comparable within this table only: the machine is shared and noisy.",
-        *(["`new/old` = median over the rounds of nanops' time / an earlier build's time in",
-           "the same round, the two timed side by side, in turns first (`--baseline`: three",
-           "times the rounds)."]
-          if any(r.get("vs_baseline") for r in rows) else []), "",
-        f"- machine: {platform.machine()}, {os.cpu_count()} cores, {platform.system()} {platform.release()}",
-        f"- Python {platform.python_version()}, NumPy {np.__version__}, "
-        f"bottleneck {getattr(bn, '__version__', 'absent')}, numbagg {getattr(nb, '__version__', 'absent')}, "
-        f"nanops {nanops.__version__}",
-        f"- command: `{command}`", "",
-        *table(rows),
-    ]
-    out = ROOT / "BENCHMARKS.md"
-    parts = sections(out.read_text()) if out.exists() else {}
-    parts[""] = "\n".join(lines)
-    out.write_text("\n".join(v.rstrip("\n") + "\n" for v in parts.values()))
+def write(rows: list[dict], command: str, cold: bool, layouts: bool, repeats: int) -> None:
+    """Saves the table's rows to ``benches/results/`` (and, for the main
+    table, draws benches/speedups.png)."""
+    name, title = SECTIONS[(cold, layouts)]
+    params: dict[str, object] = {"llc_mib": l3_bytes() >> 20}
+    if layouts:
+        params["numpy_quantile_max_lanes"] = NUMPY_QUANTILE_MAX_LANES
+    save(name, title, result_rows(rows), command=command, statistic="median",
+         rounds=repeats, params=params)
+    if cold or layouts:
+        return
     try:
         import matplotlib
         matplotlib.use("Agg")
@@ -551,12 +470,14 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("--quick", action="store_true", help="fewer repeats")
     p.add_argument("--no-write", action="store_true", help="print only")
+    p.add_argument("--write", action="store_true",
+                   help="save the rows (the default unless --no-write or --only)")
     p.add_argument("--cold", action="store_true",
                    help="evict the caches before every timed call (inputs of 1M values and more); "
-                        "writes the cold-cache section of BENCHMARKS.md")
+                        "saved as benches/results/compare_cold.json")
     p.add_argument("--layouts", action="store_true",
                    help="the layouts of real gappy data (climate cubes, sensor tables, image stacks); "
-                        "writes their section of BENCHMARKS.md")
+                        "saved as benches/results/layouts.json (layouts_cold.json with --cold)")
     p.add_argument("--only", default="",
                    help="cases whose 'dtype shape function' contains this text (print only)")
     p.add_argument("--baseline", default="",
@@ -575,11 +496,7 @@ def main() -> None:
     rows = runner(repeats, budget, cold=args.cold, only=args.only)
     if args.no_write or args.only:
         return
-    command = "python3 " + " ".join(["benches/compare.py", *sys.argv[1:]])
-    if args.layouts:
-        write_layouts(rows, command, args.cold)
-    else:
-        (write_cold if args.cold else write)(rows, command)
+    write(rows, command_line("compare.py"), args.cold, args.layouts, repeats)
 
 
 if __name__ == "__main__":

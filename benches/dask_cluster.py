@@ -11,6 +11,10 @@ its rounds (``distributed.diagnostics.MemorySampler``).
     python3 benches/dask_cluster.py                     # (730, 361, 400): 0.4 GB
     python3 benches/dask_cluster.py --shape 3650,721,800 --write   # the issue's 8 GB
 
+``--write`` saves the rows (seconds, peak MB) to
+``benches/results/dask.json``; ``python3 benches/report.py --assemble``
+renders them into BENCHMARKS.md.
+
 ``--before`` adds, interleaved, the chunk states computed as before
 ``_nanops.partial_states`` (one nanops call per state field: ``nancount``,
 ``nansum``, ``nanmean``, ``nanvar``), patched into the workers for its
@@ -20,20 +24,17 @@ rounds, and its ratio to the one-pass states.
 from __future__ import annotations
 
 import argparse
-import os
-import sys
 import time
 import warnings
 from collections.abc import Callable
 
-import dask
 import dask.array as da
 import distributed
 import numpy as np
 from distributed.diagnostics import MemorySampler
 
 import nanops
-from _report import write_section
+from _report import command_line, save
 
 CASES: list[tuple[str, dict[str, object]]] = [
     ("nanmean", {"axis": 0}),
@@ -74,7 +75,7 @@ def main() -> None:
     parser.add_argument("--chunk-mb", type=float, default=100.0)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--write", action="store_true", help="rewrite BENCHMARKS.md's section")
+    parser.add_argument("--write", action="store_true", help="save the rows to benches/results/")
     parser.add_argument("--before", action="store_true",
                         help="also time the states computed one call per field")
     args = parser.parse_args()
@@ -97,7 +98,7 @@ def main() -> None:
         if args.before:
             head += " one call per field s | before / now |"
         rule = "|" + "|".join("-" * len(c) for c in head.split("|")[1:-1]) + "|"
-        lines = [head, rule]
+        rows: list[dict[str, object]] = []
         print(f"{shape} float32, chunks {chunks}, {args.workers} workers", flush=True)
         print(head)
         print(rule)
@@ -126,17 +127,11 @@ def main() -> None:
             if args.before:
                 line += f" {best['before']:.3f} | {best['before'] / best['nanops']:.2f}x |"
             print(line, flush=True)
-            lines.append(line)
+            rows.append({"func": name, "axis": kwargs.get("axis"), "time": best, "peak_mb": peak})
     if args.write:
-        section = (
-            "## dask on a LocalCluster\n\n"
-            f"`python3 benches/dask_cluster.py {' '.join(sys.argv[1:])}` ({os.cpu_count()} "
-            f"CPUs, {args.workers} worker processes of one thread; dask {dask.__version__}; "
-            f"float32 {shape}, 10% NaN, chunks {chunks}, persisted on the workers; fastest of "
-            f"{args.rounds} interleaved rounds; peak = the workers' summed memory while a "
-            "call ran, the persisted array included):\n\n" + "\n".join(lines) + "\n"
-        )
-        write_section(section)
+        save("dask", "dask on a LocalCluster", rows, command=command_line("dask_cluster.py"),
+             statistic="fastest", rounds=args.rounds, unit="s",
+             params={"shape": shape, "chunks": chunks, "workers": args.workers})
 
 
 if __name__ == "__main__":

@@ -17,6 +17,11 @@ its rounds (``distributed.diagnostics.MemorySampler``).
     python3 benches/dask_quantile.py --cases quantile0,quantileNone   # some rows only
     python3 benches/dask_quantile.py --persist        # the cube held on the workers
 
+``--write`` saves the rows (seconds, peak MB) to
+``benches/results/dask_quantile.json`` (``dask_quantile_persist.json`` with
+``--persist``); ``python3 benches/report.py --assemble`` renders them into
+BENCHMARKS.md.
+
 With ``--persist`` the cube is generated once and held on the workers, so
 the rows time the statistics' own work (nanops' two passes then read memory
 instead of generating the cube twice).
@@ -25,20 +30,17 @@ instead of generating the cube twice).
 from __future__ import annotations
 
 import argparse
-import os
-import sys
 import time
 import warnings
 from collections.abc import Callable
 
-import dask
 import dask.array as da
 import distributed
 import numpy as np
 from distributed.diagnostics import MemorySampler
 
 import nanops
-from _report import write_section
+from _report import command_line, save
 
 Q = [0.1, 0.5, 0.9]
 #: The rows, in the order they run.
@@ -51,7 +53,7 @@ def main() -> None:
     parser.add_argument("--chunk-mb", type=float, default=100.0)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--write", action="store_true", help="rewrite BENCHMARKS.md's section")
+    parser.add_argument("--write", action="store_true", help="save the rows to benches/results/")
     parser.add_argument("--cases", default="quantile0,median0,quantileNone,generation",
                         help="rows to run (comma-separated): " + ", ".join(CASE_KEYS))
     parser.add_argument("--persist", action="store_true",
@@ -97,7 +99,7 @@ def main() -> None:
         head = ("| func | axis | nanops s | dask s | dask / nanops | nanops peak MB "
                 "| dask peak MB |")
         rule = "|" + "|".join("-" * len(c) for c in head.split("|")[1:-1]) + "|"
-        lines = [head, rule]
+        rows: list[dict[str, object]] = []
         print(f"{shape} float32, chunks {chunks}, {args.workers} workers", flush=True)
         print(head)
         print(rule)
@@ -120,20 +122,13 @@ def main() -> None:
                 tail = f"— | — | {peak['nanops']:.0f} | — |"
             line = f"| {name} | {axis} | {best['nanops']:.2f} | {tail}"
             print(line, flush=True)
-            lines.append(line)
+            rows.append({"func": name, "axis": axis, "time": best, "peak_mb": peak})
     if args.write:
-        section = (
-            "## dask quantiles on a LocalCluster"
-            + (", cube held in memory" if args.persist else "") + "\n\n"
-            f"`python3 benches/dask_quantile.py {' '.join(sys.argv[1:])}` "
-            f"({os.cpu_count()} CPUs, {args.workers} worker processes of one thread; "
-            f"dask {dask.__version__}; float32 {shape}, 10% NaN, chunks {chunks}, "
-            + ("generated once and persisted on the workers" if args.persist
-               else "generated lazily by every call")
-            + f"; fastest of {args.rounds} interleaved rounds; peak = the "
-            "workers' summed memory while a call ran):\n\n" + "\n".join(lines) + "\n"
-        )
-        write_section(section)
+        save("dask_quantile_persist" if args.persist else "dask_quantile",
+             "dask quantiles on a LocalCluster" + (", cube held in memory" if args.persist else ""),
+             rows, command=command_line("dask_quantile.py"), statistic="fastest",
+             rounds=args.rounds, unit="s",
+             params={"shape": shape, "chunks": chunks, "workers": args.workers})
 
 
 if __name__ == "__main__":

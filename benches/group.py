@@ -10,14 +10,16 @@ the ratio fastest peer / nanops. Peers get the same labels (no negative
 ones) and the number of groups where they take it.
 
     python3 benches/group.py                        # 3 rounds, prints a table
-    python3 benches/group.py --write                # and rewrites BENCHMARKS.md's section
+    python3 benches/group.py --write                # and saves benches/results/group.json
     python3 benches/group.py --funcs sum,mean --groups 10,1000 --rounds 2
+
+``--write`` saves the rows with their raw times; ``python3 benches/report.py
+--assemble`` renders them into BENCHMARKS.md (section "Group-by").
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 import time
 import warnings
 from collections.abc import Callable
@@ -28,7 +30,7 @@ import numpy as np
 import pandas as pd
 
 import nanops
-from _report import write_section
+from _report import command_line, save
 
 try:
     import flox
@@ -98,7 +100,7 @@ def main() -> None:
     parser.add_argument("--sizes", default=",".join(map(str, SIZES)))
     parser.add_argument("--dtypes", default="float64,float32")
     parser.add_argument("--orders", default="sorted,random")
-    parser.add_argument("--write", action="store_true", help="rewrite BENCHMARKS.md's section")
+    parser.add_argument("--write", action="store_true", help="save the rows to benches/results/")
     args = parser.parse_args()
     warnings.simplefilter("ignore", RuntimeWarning)
     rng = np.random.default_rng(0)
@@ -110,7 +112,7 @@ def main() -> None:
     head = ("| values     | dtype   | labels | groups | func     | nanops ms | numbagg ms | flox-numpy ms "
             "| flox-numbagg ms | pandas ms | peer / nanops |")
     rule = "|" + "|".join("-" * (len(c)) for c in head.split("|")[1:-1]) + "|"
-    lines = [head, rule]
+    rows: list[dict[str, object]] = []
     print(head)
     print(rule)
     for n, dt in ((n, dt) for n in map(int, args.sizes.split(",")) for dt in args.dtypes.split(",")):
@@ -132,22 +134,11 @@ def main() -> None:
                             f"| {cell('flox-numbagg'):>15} | {cell('pandas'):>9} "
                             f"| {peer / best['nanops']:>12.2f}x |")
                     print(line, flush=True)
-                    lines.append(line)
+                    rows.append({"values": n, "dtype": dt, "labels": order, "groups": g,
+                                 "func": func, "time": {k: v * 1e3 for k, v in best.items()}})
     if args.write:
-        opts = "".join(f" --{k} {getattr(args, k)}" for k in ("rounds", "funcs", "groups", "sizes", "dtypes", "orders")
-                       if str(getattr(args, k)) != parser.get_default(k).__str__())
-        cmd = "python3 benches/group.py --write" + opts
-        fv = flox.__version__ if flox is not None else "absent"
-        section = (
-            "## Group-by\n\n"
-            f"`{cmd}` ({os.cpu_count()} CPUs; numbagg {numbagg.__version__}, flox {fv}, pandas "
-            f"{pd.__version__}; fastest of {args.rounds} interleaved rounds, of {rounds_for(1_000_000, args.rounds)} for 1M "
-            "values; 10% NaN; "
-            "labels in 0..groups, sorted or random; quantile: q=0.9, linear; flox `groupby_reduce(..., expected_groups="
-            "arange(groups), engine=...)`; pandas `Series.groupby(labels).func()`):\n\n"
-            + "\n".join(lines) + "\n"
-        )
-        write_section(section)
+        save("group", "Group-by", rows, command=command_line("group.py"), statistic="fastest",
+             rounds=args.rounds, params={"rounds_1M": rounds_for(1_000_000, args.rounds)})
 
 
 if __name__ == "__main__":

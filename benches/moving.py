@@ -9,29 +9,31 @@ the ratio fastest peer / nanops. pandas works along axis 0 of a frame: the
 (1000, 10000) case hands it the transposed frame (the same lanes).
 
     python3 benches/moving.py                    # 3 rounds, prints a table
-    python3 benches/moving.py --write            # and rewrites BENCHMARKS.md's section
+    python3 benches/moving.py --write            # and saves benches/results/moving.json
     python3 benches/moving.py --funcs mean,max --rounds 5
-    python3 benches/moving.py --order --write    # median/quantile/rank: their own section
-    python3 benches/moving.py --exp --write      # move_exp_nan*: their own section
+    python3 benches/moving.py --order --write    # median/quantile/rank: moving_order.json
+    python3 benches/moving.py --exp --write      # move_exp_nan*: moving_exp.json
+
+``--write`` saves the rows with their raw times; ``python3 benches/report.py
+--assemble`` renders them into BENCHMARKS.md.
 
 The order statistics (``--order``): ``move_median`` against bottleneck and
 pandas' rolling median, ``move_quantile`` (q = 0.25, linear) against pandas'
 rolling quantile, ``move_rank`` against bottleneck (window 1000 only:
-bottleneck's rank is O(window) per step); they write the "Moving order
-statistics" section.
+bottleneck's rank is O(window) per step); their section is "Moving order
+statistics".
 
 The exponential functions (``--exp``): ``move_exp_nan{mean,sum,var,std,count}``
 with ``alpha=0.1``, ``min_weight=0`` against numbagg and pandas'
 ``ewm(alpha=0.1, adjust=True, ignore_na=False)`` (numbagg's definition: a NaN
 position decays the older weights; ``ignore_na=True`` is another statistic),
-which has no count; they write the "Exponential moving windows" section (the
-window column is empty).
+which has no count; their section is "Exponential moving windows" (no
+window).
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 import time
 import warnings
 from collections.abc import Callable
@@ -43,7 +45,7 @@ import numpy as np
 import pandas as pd
 
 import nanops
-from _report import write_section
+from _report import command_line, save
 
 CASES = [((10_000_000,), -1), ((1000, 10000), -1), ((10000, 1000), 0)]
 WINDOWS = (10, 100, 1000)
@@ -122,7 +124,7 @@ def main() -> None:
                         help="the exponential functions " + ",".join(EXP_FUNCS))
     parser.add_argument("--windows", default=None, help="default: 10,100,1000")
     parser.add_argument("--dtypes", default="float64,float32")
-    parser.add_argument("--write", action="store_true", help="rewrite BENCHMARKS.md's section")
+    parser.add_argument("--write", action="store_true", help="save the rows to benches/results/")
     args = parser.parse_args()
     default = EXP_FUNCS if args.exp else ORDER_FUNCS if args.order else FUNCS
     funcs = (args.funcs or ",".join(default)).split(",")
@@ -140,7 +142,7 @@ def main() -> None:
     head = (f"| {'shape':>14} | axis | dtype   | {'func':<9} | window | nanops ms | bottleneck ms "
             f"| numbagg ms | pandas ms | peer / nanops |")
     rule = "|" + "|".join("-" * (len(c)) for c in head.split("|")[1:-1]) + "|"
-    lines = [head, rule]
+    rows: list[dict[str, object]] = []
     print(head)
     print(rule)
     for shape, axis in CASES:
@@ -161,23 +163,13 @@ def main() -> None:
                             f"| {cell('nanops'):>9} | {cell('bottleneck'):>13} | {cell('numbagg'):>10} "
                             f"| {cell('pandas'):>9} | {peer / best['nanops']:>12.1f}x |")
                     print(line, flush=True)
-                    lines.append(line)
+                    rows.append({"shape": shape, "axis": axis, "dtype": dt, "func": func,
+                                 "window": None if func in EXP_FUNCS else w,
+                                 "time": {k: v * 1e3 for k, v in best.items()}})
     if args.write:
-        cmd = "python3 benches/moving.py" + (" --order" if args.order else "") + (
-            " --exp" if args.exp else "") + " --write" + (
-            f" --rounds {args.rounds}" if args.rounds != 3 else "") + (
-            f" --funcs {args.funcs}" if args.funcs else "") + (
-            f" --windows {args.windows}" if args.windows else "")
-        section = (
-            f"## {title}\n\n"
-            f"`{cmd}` ({os.cpu_count()} CPUs; bottleneck {bn.__version__}, numbagg "
-            f"{numbagg.__version__}, pandas {pd.__version__}; fastest of {args.rounds} interleaved "
-            "rounds; 10% NaN, " + (f"`alpha={EXP_ALPHA}`, `min_weight=0`" if args.exp
-                                   else "`min_count=1`")
-            + "; pandas along axis 0 of a frame, the transposed one "
-            "for axis -1):\n\n" + "\n".join(lines) + "\n"
-        )
-        write_section(section)
+        name = "moving_exp" if args.exp else "moving_order" if args.order else "moving"
+        save(name, title, rows, command=command_line("moving.py"), statistic="fastest",
+             rounds=args.rounds)
 
 
 if __name__ == "__main__":

@@ -10,7 +10,9 @@ the exponential ones. The small rows measure the per-call cost.
 
     python3 benches/numbagg_matrices.py [--rounds 9] [--only NAME,...] [--write]
 
-``--write`` puts the table into BENCHMARKS.md (section "numbagg's
+``--write`` saves the rows with their raw times to
+``benches/results/numbagg_matrices.json``; ``python3 benches/report.py
+--assemble`` renders them into BENCHMARKS.md (section "numbagg's
 covariance and correlation matrices").
 """
 
@@ -22,7 +24,7 @@ from typing import Any
 import numbagg
 import numpy as np
 from _interleave import interleaved_ms
-from _report import comparison_args, comparison_section, write_section
+from _report import comparison_args, finish_comparison
 
 import nanops
 
@@ -67,17 +69,9 @@ def main() -> None:
                 rows.append((func, shape, dtype, ms["nanops"], ms["numbagg"]))
                 print(f"{func} {shape} {dtype}: nanops {ms['nanops']:.4f} ms, numbagg "
                       f"{ms['numbagg']:.4f} ms, {ms['numbagg'] / ms['nanops']:.2f}x", flush=True)
-    table = comparison_section(
-        "numbagg's covariance and correlation matrices",
-        f"`python3 benches/numbagg_matrices.py --rounds {args.rounds} --write` "
-        f"(numbagg {numbagg.__version__}; medians of {args.rounds} interleaved rounds; "
-        "10% NaN; static shapes `(..., vars, obs)`, moving `(..., obs, vars)`; window 100, "
-        "alpha 0.1):",
-        ["function", "shape", "dtype"], "numbagg",
-        [((func, shape, dtype), ours, theirs) for func, shape, dtype, ours, theirs in rows])
-    print(table)
-    if args.write:
-        write_section(table)
+    finish_comparison(
+        "numbagg_matrices", "numbagg_matrices.py", "numbagg's covariance and correlation matrices",
+        ["function", "shape", "dtype"], "numbagg", numbagg.__version__, rows, args)
 
 
 if __name__ == "__main__":

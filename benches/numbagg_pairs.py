@@ -9,7 +9,9 @@ rows measure the per-call cost.
 
     python3 benches/numbagg_pairs.py [--rounds 9] [--only NAME,...] [--write]
 
-``--write`` puts the table into BENCHMARKS.md (section "numbagg's functions
+``--write`` saves the rows with their raw times to
+``benches/results/numbagg_pairs.json``; ``python3 benches/report.py
+--assemble`` renders them into BENCHMARKS.md (section "numbagg's functions
 of two series").
 """
 
@@ -21,7 +23,7 @@ from typing import Any
 import numbagg
 import numpy as np
 from _interleave import interleaved_ms
-from _report import comparison_args, comparison_section, write_section
+from _report import comparison_args, finish_comparison
 
 import nanops
 
@@ -67,17 +69,9 @@ def main() -> None:
                     print(f"{func} {shape} axis={axis} {dtype} {p}: nanops "
                           f"{ms['nanops']:.4f} ms, numbagg {ms['numbagg']:.4f} ms, "
                           f"{ms['numbagg'] / ms['nanops']:.2f}x", flush=True)
-    table = comparison_section(
-        "numbagg's functions of two series",
-        f"`python3 benches/numbagg_pairs.py --rounds {args.rounds} --write` "
-        f"(numbagg {numbagg.__version__}; medians of {args.rounds} interleaved rounds; "
-        "10% NaN in each series; window or alpha in the `param` column):",
-        ["function", "shape", "axis", "dtype", "param"], "numbagg",
-        [((func, shape, axis, dtype, p), ours, theirs)
-         for func, shape, axis, dtype, p, ours, theirs in rows])
-    print(table)
-    if args.write:
-        write_section(table)
+    finish_comparison(
+        "numbagg_pairs", "numbagg_pairs.py", "numbagg's functions of two series",
+        ["function", "shape", "axis", "dtype", "param"], "numbagg", numbagg.__version__, rows, args)
 
 
 if __name__ == "__main__":

@@ -24,8 +24,11 @@ against the fastest peer.
 
     python3 benches/xarray_pandas.py                 # full shapes, 3 rounds
     python3 benches/xarray_pandas.py --quick         # (365, 45, 90) cube, (1e5, 20) frame
-    python3 benches/xarray_pandas.py --write         # and rewrite BENCHMARKS.md's section
+    python3 benches/xarray_pandas.py --write         # and save benches/results/xarray_pandas.json
     python3 benches/xarray_pandas.py --rounds 5 --rows rolling_median,groupby_quantile
+
+``--write`` saves the rows with their raw times; ``python3 benches/report.py
+--assemble`` renders them into BENCHMARKS.md.
 """
 
 from __future__ import annotations
@@ -33,23 +36,22 @@ from __future__ import annotations
 import argparse
 import _omp_passive  # noqa: F401  (first: before numba starts its threads)
 import gc
-import os
 import statistics
 import time
 import warnings
 from collections.abc import Callable
 from typing import Any
 
-import bottleneck
-import flox
-import numbagg
+import bottleneck  # noqa: F401  (the peers: their versions are saved)
+import flox  # noqa: F401
+import numbagg  # noqa: F401
 import numpy as np
 import pandas as pd
 import xarray as xr
 
 import nanops.pandas  # noqa: F401  (registers .nanops)
 import nanops.xarray  # noqa: F401
-from _report import write_section
+from _report import command_line, save
 
 #: The cube's and the frame's shapes: full and ``--quick``.
 CUBE = {"full": (730, 181, 360), "quick": (365, 45, 90)}
@@ -146,7 +148,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--quick", action="store_true", help="smaller shapes")
     parser.add_argument("--rows", default=None, help="a comma-separated subset of the rows")
-    parser.add_argument("--write", action="store_true", help="rewrite BENCHMARKS.md's section")
+    parser.add_argument("--write", action="store_true", help="save the rows to benches/results/")
     args = parser.parse_args()
     size = "quick" if args.quick else "full"
     warnings.simplefilter("ignore", RuntimeWarning)
@@ -169,7 +171,7 @@ def main() -> None:
             f"| {'xarray+numbagg ms':>17} | {'xarray+bottleneck ms':>20} | {'pandas ms':>9} "
             f"| {'× plain':>7} | {'× fastest peer':>14} |")
     rule = "|" + "|".join("-" * len(c) for c in head.split("|")[1:-1]) + "|"
-    lines = [head, rule]
+    rows: list[dict[str, Any]] = []
     print(head)
     print(rule, flush=True)
 
@@ -189,7 +191,8 @@ def main() -> None:
                 f"| {cell('numbagg'):>17} | {cell('bottleneck'):>20} | {cell('pandas'):>9} "
                 f"| {plain / best['nanops']:>6.1f}× | {fastest / best['nanops']:>13.1f}× |")
         print(line, flush=True)
-        lines.append(line)
+        rows.append({"row": row, "shape": shape, "time": {k: v * 1e3 for k, v in best.items()},
+                     **({"scaled": True} if row in scaled else {})})
 
     for row, (theirs, ours) in xarray_rows(da).items():
         if wanted and row not in wanted:
@@ -217,26 +220,10 @@ def main() -> None:
         report(row, df.shape, run({"nanops": ours, "pandas": theirs}, args.rounds))
 
     if args.write:
-        cmd = "python3 benches/xarray_pandas.py" + (" --quick" if args.quick else "") + (
-            " --write") + (f" --rounds {args.rounds}" if args.rounds != 3 else "") + (
-            f" --rows {args.rows}" if args.rows else "")
-        section = (
-            "## xarray and pandas accessors\n\n"
-            f"`{cmd}` ({os.cpu_count()} CPUs; xarray {xr.__version__}, pandas {pd.__version__}, "
-            f"flox {flox.__version__}, numbagg {numbagg.__version__}, bottleneck "
-            f"{bottleneck.__version__}; median of {args.rounds} interleaved rounds; 10% NaN; "
-            f"`da.nanops.…` / `df.nanops.…` against the same call without `.nanops`; "
-            f"rolling windows of {WINDOW} days (cube) and {FRAME_WINDOW} rows (frame) with the "
-            "default `min_periods` (the window); xarray's rolling quantile is its "
-            "`construct(\"window\").quantile(0.9, dim=\"window\")` (it has none; ≈: "
-            f"its plain path timed once on 1/{SLICE} of the longitudes and scaled, "
-            "bottleneck has no quantile); "
-            f"the frame is grouped by {GROUPS} integer keys; `× plain`: against xarray's "
-            "plain path (pandas for the frame rows), `× fastest peer`: against the fastest "
-            "xarray path):\n\n" + "\n".join(lines) + "\n"
-        )
-        write_section(section)
-
+        save("xarray_pandas", "xarray and pandas accessors", rows,
+             command=command_line("xarray_pandas.py"), statistic="median", rounds=args.rounds,
+             params={"window": WINDOW, "frame_window": FRAME_WINDOW, "slice": SLICE,
+                     "groups": GROUPS})
 
 if __name__ == "__main__":
     main()

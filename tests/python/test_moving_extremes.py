@@ -168,6 +168,31 @@ def test_layouts_threads_and_chunks_give_the_same_bits(case: Any, stat: str, dat
     np.testing.assert_array_equal(lazy.compute(scheduler="sync"), one)
 
 
+@pytest.mark.parametrize("stat", ["sum", "mean", "var", "std"])
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+def test_distinct_lanes_side_by_side_give_each_lanes_bits(stat: str, dtype: str) -> None:
+    """Different lanes computed side by side (along axis 0 in tiles of rows,
+    along axis 1 in transposed groups): each lane's results are those of the
+    lane alone, bit for bit, past tile and group edges, with NaN gaps,
+    infinities, lone outliers and windows that overflow."""
+    rng = np.random.default_rng(21)
+    f = getattr(nanops, f"move_{stat}")
+    kw: dict[str, Any] = {"ddof": 1} if stat in ("var", "std") else {}
+    for lanes, n, window in [(37, 300, 7), (300, 90, 30), (5, 2000, 100), (20, 50, 1)]:
+        a = rng.normal(size=(lanes, n)) * 10.0 ** rng.integers(-3, 4, size=(lanes, 1))
+        a[rng.random(a.shape) < 0.1] = np.nan
+        a[rng.random(a.shape) < 0.003] = np.inf
+        a[rng.random(a.shape) < 0.003] = 1e8
+        if dtype == "float64":
+            a[rng.random(a.shape) < 0.002] = 1.7e308
+        a = a.astype(dtype)
+        mc = min(2, window)
+        want = np.stack([f(lane, window, min_count=mc, **kw) for lane in a])
+        np.testing.assert_array_equal(f(a, window, min_count=mc, axis=1, **kw), want)
+        np.testing.assert_array_equal(
+            f(np.ascontiguousarray(a.T), window, min_count=mc, axis=0, **kw), want.T)
+
+
 def test_long_lanes_cut_over_threads_match_one_piece() -> None:
     """A lane long enough to be cut into parts on threads: the parts give
     the bits of the lane in one piece (its first window of each part is

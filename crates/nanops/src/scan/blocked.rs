@@ -447,7 +447,8 @@ pub(crate) fn rescaled_block<E: QuantileElement, S: BlockStatistic>(
 /// width follows from the window). More than L2 holds at long windows: a
 /// wider tile reads longer runs of each input row, which the memory
 /// prefetchers follow better than they keep narrow tiles' tails in cache
-/// (BENCHMARKS.md, "Moving windows under extremes": 1 MiB to 4 MiB).
+/// (measured at issue Q, 1 MiB to 4 MiB: the "Moving windows under
+/// extremes" section in BENCHMARKS.md's history).
 const ROWS_TAIL_BYTES: usize = 4 << 20;
 /// Most lanes [`blocked_rows`] computes side by side.
 const ROWS_MAX_WIDTH: usize = 256;

@@ -409,6 +409,32 @@ pub(crate) fn part<E: QuantileElement>(
     }
 }
 
+/// One row of the tails of `xs.len()` lanes side by side: each lane's
+/// sum `before` (high and low parts) takes its value of `xs` into `hi`, `lo`.
+///
+/// Its own function, and rows apart, so that its slices are known apart:
+/// inlined, the loop vectorises without a test of their overlap at run time
+/// (which, hoisted out of the caller's loop over rows, failed and sent every
+/// row to the scalar loop).
+#[inline(always)]
+fn tails_row<E: QuantileElement>(
+    comp: bool,
+    xs: &[E],
+    before: (&[f64], &[f64]),
+    hi: &mut [f64],
+    lo: &mut [f64],
+) {
+    let width = xs.len();
+    // every slice exactly `width` long: no bounds checks
+    let (before_hi, before_lo) = (&before.0[..width], &before.1[..width]);
+    let (hi, lo) = (&mut hi[..width], &mut lo[..width]);
+    for c in 0..width {
+        let (t, e) = add(comp, before_hi[c], taken(wide(xs[c])));
+        hi[c] = t;
+        lo[c] = before_lo[c] + e;
+    }
+}
+
 /// [`blocked_rows`] of [`SumOrMean`] (the same bits): `width` lanes side by
 /// side, position `i` of lane `c` read at `src + i·stride_in + c` and
 /// written at `dst + i·stride_out + c`.
@@ -442,10 +468,10 @@ pub(crate) unsafe fn rows<E: QuantileElement>(
             width,
         )
     };
-    // tail_hi[k * width + c]: lane c's tail from the previous block's k-th value
-    let mut tail_hi = vec![0.0; w * width];
-    let mut tail_lo = vec![0.0; w * width];
-    let (mut acc_hi, mut acc_lo) = (vec![0.0; width], vec![0.0; width]);
+    // tail_hi[k * width + c]: lane c's tail from the previous block's k-th
+    // value; row w stays empty (the start of every tail's chain)
+    let mut tail_hi = vec![0.0; (w + 1) * width];
+    let mut tail_lo = vec![0.0; (w + 1) * width];
     let (mut head_hi, mut head_lo) = (vec![0.0; width], vec![0.0; width]);
     let (mut n, mut inf, mut pos) = (vec![0.0; width], vec![0.0; width], vec![0.0; width]);
     let mut overflow = vec![false; width];
@@ -453,19 +479,17 @@ pub(crate) unsafe fn rows<E: QuantileElement>(
     while b < len {
         let block_end = (b + w).min(len);
         let tailed_end = if b >= w {
-            acc_hi.fill(0.0);
-            acc_lo.fill(0.0);
             for k in (1..w).rev() {
-                let xs = row(b - w + k);
-                let th = &mut tail_hi[k * width..(k + 1) * width];
-                let tl = &mut tail_lo[k * width..(k + 1) * width];
-                for c in 0..width {
-                    let (t, e) = add(comp, acc_hi[c], taken(wide(xs[c])));
-                    acc_hi[c] = t;
-                    acc_lo[c] += e;
-                    th[c] = t;
-                    tl[c] = acc_lo[c];
-                }
+                // row k takes row k + 1's sums (row w: empty) and value k
+                let (cur_hi, next_hi) = tail_hi[k * width..].split_at_mut(width);
+                let (cur_lo, next_lo) = tail_lo[k * width..].split_at_mut(width);
+                tails_row(
+                    comp,
+                    row(b - w + k),
+                    (&next_hi[..width], &next_lo[..width]),
+                    cur_hi,
+                    cur_lo,
+                );
             }
             (b + w - 1).min(block_end)
         } else {

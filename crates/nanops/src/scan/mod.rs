@@ -20,6 +20,7 @@
 mod blocked;
 mod blocked_segments;
 mod blocked_sum;
+mod blocked_var_rows;
 mod blocked_var_segments;
 mod co_moments;
 mod cumulative;

@@ -6,9 +6,9 @@
 //! alone. Extrema and their positions keep a monotonic deque of (index,
 //! value) pairs (amortised O(1) per step).
 
-use super::blocked::{blocked_rows, rows_width, wide, BlockStatistic, SumOrMean, VarOrStd};
+use super::blocked::{rows_width, wide, BlockStatistic, SumOrMean, VarOrStd};
 use super::window::{LaneKernel, WindowSpec};
-use super::{blocked_segments, blocked_sum, blocked_var_segments};
+use super::{blocked_segments, blocked_sum, blocked_var_rows, blocked_var_segments};
 use crate::element::{QuantileElement, SelectFloat};
 use crate::error::Result;
 use std::mem::MaybeUninit;
@@ -16,8 +16,8 @@ use std::mem::MaybeUninit;
 /// The [`LaneKernel`] of a blocked statistic (`blocked`): `$k` the kernel,
 /// `$stat` its statistic, `$spec` its window; `dispatched` runs it compiled
 /// for the best instruction set, `baseline` as compiled (the sums' select of
-/// finite values measured slower at the wider sets for float32:
-/// BENCHMARKS.md, "Moving windows under extremes").
+/// finite values measured slower at the wider sets for float32, at issue Q:
+/// the "Moving windows under extremes" section in BENCHMARKS.md's history).
 macro_rules! blocked_kernel {
     ($kernel:ty, $k:ident => $stat:expr, $spec:expr, $run:ident, $part:path, $rows:path) => {
         impl<E: QuantileElement> LaneKernel<E> for $kernel {
@@ -116,7 +116,7 @@ blocked_kernel!(
     k.spec,
     dispatched,
     blocked_var_segments::part,
-    blocked_rows
+    blocked_var_rows::rows
 );
 
 impl<E: QuantileElement> LaneKernel<E> for MoveCount {
