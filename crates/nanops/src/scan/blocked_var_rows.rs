@@ -261,7 +261,7 @@ mod tests {
         width: usize,
         kernel: unsafe fn(
             &VarOrStd,
-            &crate::scan::WindowSpec,
+            &crate::scan::window::WindowSpec,
             *const E,
             isize,
             *mut E::Value,
@@ -270,7 +270,7 @@ mod tests {
             usize,
         ),
         stat: &VarOrStd,
-        sp: &crate::scan::WindowSpec,
+        sp: &crate::scan::window::WindowSpec,
     ) -> Vec<u64>
     where
         E::Value: Into<f64> + Default + Copy,
