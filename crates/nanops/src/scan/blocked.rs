@@ -89,9 +89,7 @@ impl Aggregate for Welford {
     #[inline(always)]
     fn push(&mut self, x: f64, inv: &[f64]) {
         self.n += 1;
-        let d = x - self.mean;
-        self.mean += d * inv[self.n];
-        self.m2 += d * (x - self.mean);
+        (self.mean, self.m2) = welford_step(self.mean, self.m2, x, inv[self.n]);
     }
     #[inline(always)]
     fn then(&self, newer: &Self, inv: &[f64]) -> Self {
@@ -109,6 +107,15 @@ impl Aggregate for Welford {
         );
         Welford { n, mean, m2 }
     }
+}
+
+/// Welford's step: the mean and sum of squared deviations `(mean, m2)` of
+/// a run after it takes `x`, `r` being `1 / (its count with x)`.
+#[inline(always)]
+pub(crate) fn welford_step(mean: f64, m2: f64, x: f64, r: f64) -> (f64, f64) {
+    let d = x - mean;
+    let mean1 = mean + d * r;
+    (mean1, m2 + d * (x - mean1))
 }
 
 /// Chan's merge of the Welford states `(count, mean, m2)` of a run and of

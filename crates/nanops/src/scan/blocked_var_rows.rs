@@ -12,7 +12,7 @@
 //! merges and counts on each lane in the same order, so the same bits as
 //! [`blocked_rows`].
 
-use super::blocked::{blocked_rows, chan_merge, redo_overflowed, wide, VarOrStd};
+use super::blocked::{blocked_rows, chan_merge, redo_overflowed, welford_step, wide, VarOrStd};
 use crate::element::{QuantileElement, SelectFloat};
 use crate::scan::window::WindowSpec;
 use std::mem::MaybeUninit;
@@ -60,9 +60,7 @@ impl Chains {
 #[inline(always)]
 fn step(n: f64, mean: f64, m2: f64, x: f64) -> (f64, f64, f64) {
     let n1 = n + 1.0;
-    let d = x - mean;
-    let mean1 = mean + d * (1.0 / n1);
-    let m2_1 = m2 + d * (x - mean1);
+    let (mean1, m2_1) = welford_step(mean, m2, x, 1.0 / n1);
     if x.is_finite() {
         (n1, mean1, m2_1)
     } else {

@@ -27,7 +27,7 @@
 //! [`blocked_part`] whole (a segment of [`MIN_LANES`] such blocks would
 //! leave the cache), and so do integer lanes.
 
-use super::blocked::{blocked_part, chan_merge, wide, VarOrStd};
+use super::blocked::{blocked_part, chan_merge, welford_step, wide, VarOrStd};
 use crate::element::{QuantileElement, SelectFloat};
 use crate::scan::window::WindowSpec;
 use std::cell::Cell;
@@ -277,9 +277,8 @@ fn chains(values: [&[f64]; 2], states: [&mut [[f64; 2]]; 2], lanes: usize, inv: 
             .zip(tail_row);
         for (head, tail) in heads.zip(tails) {
             for ((&[mean, m2], next), &x) in [head, tail] {
-                let d = x - mean;
-                let mean = mean + d * r;
-                *next = [mean, m2 + d * (x - mean)];
+                let (mean, m2) = welford_step(mean, m2, x, r);
+                *next = [mean, m2];
             }
         }
     }
