@@ -417,6 +417,46 @@ def test_column_extrema_at_every_row_count(dtype: type) -> None:
                 np.testing.assert_array_equal(got, want, err_msg=f"{name} {rows}x{cols}")
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("length", [17, 20, 31, 32, 33])
+def test_rows_of_17_to_32_values_match_numpy(dtype: type, length: int) -> None:
+    """Rows of 17 to 32 values reduced along axis 1, one after another in
+    memory or every other row (lanes padded with NaN to 32 for one kernel,
+    or transposed; medians lane by lane): extrema, their positions, medians
+    and NaN counts exactly as NumPy's, signed zeros, infinities and all-NaN
+    rows included; sums, means and variances within rounding of NumPy's
+    float64 values."""
+    rng = np.random.default_rng(length)
+    a = rng.integers(-3, 4, (41, length)).astype(dtype)
+    a[rng.random(a.shape) < 0.2] = np.nan
+    a[rng.random(a.shape) < 0.1] = -0.0
+    a[3] = np.nan
+    a[5, 2], a[6, -1], a[7, [0, -1]] = np.inf, -np.inf, [np.inf, -np.inf]
+    wide = a.astype(np.float64)
+    tol = 1e-12 if dtype == np.float64 else 1e-6
+    for view, ref in ((a, wide), (a[::2], wide[::2]), (a[:, :length - 1], wide[:, :length - 1])):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            for name in ("nanmin", "nanmax"):
+                got, want = getattr(nanops, name)(view, axis=1), getattr(np, name)(view, axis=1)
+                assert got.dtype == want.dtype
+                np.testing.assert_array_equal(np.signbit(got), np.signbit(want), err_msg=name)
+                np.testing.assert_array_equal(got, want, err_msg=name)
+            np.testing.assert_array_equal(nanops.nanmedian(view, axis=1),
+                                          np.nanmedian(view, axis=1))
+            np.testing.assert_array_equal(nanops.nancount(view, axis=1),
+                                          np.sum(~np.isnan(view), axis=1))
+            for name in ("nansum", "nanmean", "nanvar", "nanstd"):
+                got, want = getattr(nanops, name)(view, axis=1), getattr(np, name)(ref, axis=1)
+                assert got.dtype == view.dtype, name
+                np.testing.assert_allclose(got, want.astype(dtype), rtol=tol, atol=tol,
+                                           err_msg=name)
+        valid = view[~np.isnan(view).all(axis=1)]
+        for name in ("nanargmin", "nanargmax"):
+            got, want = getattr(nanops, name)(valid, axis=1), getattr(np, name)(valid, axis=1)
+            np.testing.assert_array_equal(got, want, err_msg=name)
+
+
 @pytest.mark.parametrize("name", ["nancumsum", "nancumprod"])
 @SETTINGS
 @given(st.data())

@@ -49,13 +49,23 @@ fn chunk_count(n_out: usize, n_in: usize, num_labels: usize, settles: bool) -> u
     }
     let mut least = MIN_TASK.max(VALUES_PER_LABEL * num_labels);
     let fewest = if n_in >= 2 * MIN_TASK { 2 } else { 1 };
-    if settles && num_labels > 1 {
-        let to_settle = num_labels as f64 * (num_labels as f64).ln();
-        least = least.max((4.0 * to_settle) as usize);
+    if settles {
+        least = least.max(settling_chunk(num_labels));
     }
     let chunks = (n_in / least).clamp(fewest, MAX_CHUNKS);
     // the largest power of two not above
     1 << chunks.ilog2()
+}
+
+/// The values a chunk of a settling statistic takes so that it is mostly
+/// read after its labels settle: four times the `L·ln L` values after
+/// which random labels have all come (see [`chunk_count`]).
+fn settling_chunk(num_labels: usize) -> usize {
+    if num_labels <= 1 {
+        return 0;
+    }
+    let to_settle = num_labels as f64 * (num_labels as f64).ln();
+    (4.0 * to_settle) as usize
 }
 
 /// The fewest values per label a chunk takes (see [`chunk_count`]).
@@ -128,6 +138,32 @@ fn runs_are_long(labels: &[i64]) -> bool {
     8 * equal >= 7 * pairs
 }
 
+/// The end of the run of `g` that goes on at `labels[from]`: the first
+/// position from `from` on whose label is not `g`, or `labels.len()`.
+///
+/// Eight labels are compared at a time, with the comparisons gathered into
+/// a mask (one vector comparison where the caller is compiled for the
+/// machine's instruction set): a run of a thousand labels took a thousand
+/// compare-and-branch steps one label at a time.
+#[inline(always)]
+fn run_end(labels: &[i64], from: usize, g: i64) -> usize {
+    let mut j = from;
+    while let Some(block) = labels.get(j..j + 8) {
+        let mut differs = 0u32;
+        for (k, &l) in block.iter().enumerate() {
+            differs |= u32::from(l != g) << k;
+        }
+        if differs != 0 {
+            return j + differs.trailing_zeros() as usize;
+        }
+        j += 8;
+    }
+    while j < labels.len() && labels[j] == g {
+        j += 1;
+    }
+    j
+}
+
 /// Tables of states from this size on (bytes) are read ahead in blocks of
 /// random labels ([`fold`]): past what the core's nearest caches hold, each
 /// value's state is a miss that the loop waited for, one at a time; asked
@@ -173,6 +209,10 @@ fn fold<E: Element, T: GroupStatistic<E>>(
         || {
             let n = xs.len().min(labels.len());
             let (xs, labels) = (&xs[..n], &labels[..n]);
+            let first_block = &labels[..n.min(RUN_BLOCK)];
+            if T::SETTLES && n < settling_chunk(states.len()) && !runs_are_long(first_block) {
+                return settle_backwards(stat, states, xs, labels, start);
+            }
             let mut scattered = Scattered::new(states);
             let mut missing = -1;
             let mut i = 0;
@@ -187,15 +227,10 @@ fn fold<E: Element, T: GroupStatistic<E>>(
                 // runs starting in this block, each walked to its end
                 while i < end {
                     let g = labels[i];
-                    let mut j = i + 1;
-                    while j < n && labels[j] == g {
-                        j += 1;
-                    }
+                    let j = run_end(labels, i + 1, g);
                     if let Some(st) = states.get_mut(g as usize) {
                         if j - i < SHORT_RUN {
-                            for (k, &x) in xs[i..j].iter().enumerate() {
-                                stat.push_one(st, x, start + i + k);
-                            }
+                            stat.push_short_run(st, &xs[i..j], start + i);
                         } else {
                             stat.push_run(st, &xs[i..j], start + i);
                         }
@@ -210,6 +245,42 @@ fn fold<E: Element, T: GroupStatistic<E>>(
             missing
         },
     )
+}
+
+/// [`fold`] of a settling statistic's chunk of random labels too short for
+/// them to settle (fewer than [`settling_chunk`] values; labels in runs
+/// keep the walk by runs, whose tests are predicted): the values from last to
+/// first, each offered to its label's state as if it were unsettled
+/// ([`GroupStatistic::push_unsettled`]), so the last offer that decides,
+/// which is the first deciding value, is the one a state keeps (`first`;
+/// for `any`/`all` any deciding value decides alike). Each value is a
+/// write, with no test of a settled bit (taken at random when labels do
+/// not settle) and no read of the state; the states are read ahead where
+/// the table is large ([`PREFETCH_TABLE_BYTES`]).
+#[inline(always)]
+fn settle_backwards<E: Element, T: GroupStatistic<E>>(
+    stat: &T,
+    states: &mut [T::State],
+    xs: &[E],
+    labels: &[i64],
+    start: usize,
+) -> i64 {
+    let prefetch_states = std::mem::size_of_val(states) >= PREFETCH_TABLE_BYTES;
+    let mut missing = -1;
+    for k in (0..xs.len()).rev() {
+        if prefetch_states {
+            let ahead = k.checked_sub(STATES_AHEAD).map_or(0, |a| labels[a]);
+            prefetch(states.as_ptr().wrapping_add(ahead as usize));
+        }
+        let g = labels[k];
+        match states.get_mut(g as usize) {
+            Some(st) => {
+                stat.push_unsettled(st, xs[k], start + k);
+            }
+            None => missing = missing.max(g),
+        }
+    }
+    missing
 }
 
 /// How [`fold`] enters blocks of random labels: a value at a time, the
@@ -756,6 +827,30 @@ mod tests {
     /// Values whose grouped axis leads, read in place by runs of rows,
     /// against the same values in a layout the driver copies (grouped axis
     /// last): equal sums and means to rounding, equal extrema and counts.
+    /// `run_end` against a scan a label at a time: runs ending inside,
+    /// at and past blocks of eight, and running to the end.
+    #[test]
+    fn run_end_finds_where_a_run_stops() {
+        let labels: Vec<i64> = [3, 3, 3, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 1, 1]
+            .into_iter()
+            .chain(std::iter::repeat_n(4, 21))
+            .collect();
+        for from in 0..labels.len() {
+            let g = labels[from];
+            let mut expected = from;
+            while expected < labels.len() && labels[expected] == g {
+                expected += 1;
+            }
+            assert_eq!(run_end(&labels, from, g), expected, "from {from}");
+            assert_eq!(
+                run_end(&labels, from, -5),
+                from,
+                "another label, from {from}"
+            );
+        }
+        assert_eq!(run_end(&labels, labels.len(), 4), labels.len());
+    }
+
     #[test]
     fn leading_rows_in_place_agree_with_the_copy() {
         use crate::options::Ddof;
@@ -999,6 +1094,64 @@ mod tests {
             assert_eq!(got.iter().copied().collect::<Vec<_>>(), truth(false));
             let got = group_reduce(v, l, Axes::All, None, &GroupTruth::<true>, "z").unwrap();
             assert_eq!(got.iter().copied().collect::<Vec<_>>(), truth(true));
+        }
+    }
+
+    /// Chunks of random labels too short for them to settle are folded
+    /// from last to first (`settle_backwards`): each label's first valid value and
+    /// whether any or all of its valid values are nonzero, as a scan
+    /// from the front finds them, with negative labels skipped, over one
+    /// chunk and over two.
+    #[test]
+    fn chunks_that_cannot_settle_keep_each_labels_first_value() {
+        let groups = 50_000usize;
+        for n in [7 * groups / 2, 3 * MIN_TASK + 11] {
+            assert!(n < settling_chunk(groups));
+            let labels: Vec<i64> = (0..n)
+                .map(|i| ((i * 104_729 + i / 3) % (groups + 7)) as i64 - 7)
+                .map(|g| if g == 17 { -1 } else { g }) // a group of no value
+                .collect();
+            let values: Vec<f64> = (0..n)
+                .map(|i| match i % 5 {
+                    1 => f64::NAN,
+                    2 if i % 3 == 0 => 0.0,
+                    _ => ((i * 37) % 211) as f64 - 100.5,
+                })
+                .collect();
+            let (mut first, mut any, mut all) = (
+                vec![f64::NAN; groups],
+                vec![false; groups],
+                vec![true; groups],
+            );
+            for (&x, &g) in values.iter().zip(&labels) {
+                if g < 0 || x.is_nan() {
+                    continue;
+                }
+                let g = g as usize;
+                if first[g].is_nan() {
+                    first[g] = x;
+                }
+                any[g] |= x != 0.0;
+                all[g] &= x != 0.0;
+            }
+            let v = Array1::from(values).into_dyn();
+            let l = Array1::from(labels).into_dyn();
+            let (v, l, all_axes) = (&v.view(), &l.view(), || Axes::All);
+            let some = Some(groups);
+            let got = group_reduce(v, l, all_axes(), some, &GroupEnd::<false>, "f").unwrap();
+            let bits = |a: &[f64]| a.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            assert_eq!(bits(got.as_slice().unwrap()), bits(&first), "n = {n}");
+            let got = group_reduce(v, l, all_axes(), some, &GroupTruth::<false>, "y").unwrap();
+            assert_eq!(got.as_slice().unwrap(), &any[..]);
+            let got = group_reduce(v, l, all_axes(), some, &GroupTruth::<true>, "z").unwrap();
+            assert_eq!(got.as_slice().unwrap(), &all[..]);
+            assert!(any.contains(&false) && all.contains(&false) && all.contains(&true));
+            let err = group_reduce(v, l, all_axes(), Some(groups - 1), &GroupEnd::<false>, "f");
+            let want = Error::LabelOutOfRange {
+                label: groups as i64 - 1,
+                num_labels: groups - 1,
+            };
+            assert_eq!(err, Err(want));
         }
     }
 

@@ -26,6 +26,16 @@ pub trait GroupStatistic<E: Element>: Sync {
     fn push_one(&self, st: &mut Self::State, x: E, index: usize) {
         self.push_run(st, std::slice::from_ref(&x), index);
     }
+    /// [`push_one`](GroupStatistic::push_one) of each of a short run of
+    /// values of one label (fewer than a vector's worth twice over), the
+    /// first at `start`: a statistic whose `push_one` is made for values of
+    /// labels at random may fold a run another way.
+    #[inline(always)]
+    fn push_short_run(&self, st: &mut Self::State, xs: &[E], start: usize) {
+        for (k, &x) in xs.iter().enumerate() {
+            self.push_one(st, x, start + k);
+        }
+    }
     /// Adds the state of values that come after those of `st`.
     fn merge(&self, st: &mut Self::State, later: &Self::State);
     /// Whether a state can settle: once [`settled`](GroupStatistic::settled),
@@ -41,7 +51,11 @@ pub trait GroupStatistic<E: Element>: Sync {
     /// [`push_one`](GroupStatistic::push_one) into a state that is not
     /// settled, which for a statistic that settles is the empty state
     /// (no valid value yet; no deciding value): written without being read.
-    /// Returns whether `st` is settled after.
+    /// Returns whether `st` is settled after. A settling statistic's must
+    /// also hold when values are offered from last to first into states
+    /// settled or not, a deciding value overwriting: the driver folds
+    /// chunks too short to settle so (the state then holds the first
+    /// deciding value).
     #[inline(always)]
     fn push_unsettled(&self, st: &mut Self::State, x: E, index: usize) -> bool {
         self.push_one(st, x, index);
@@ -136,6 +150,14 @@ impl<E: Element> GroupStatistic<E> for GroupMoments {
     #[inline(always)]
     fn push_one(&self, st: &mut Self::State, x: E, _index: usize) {
         st.push_skipping_nan(x.to_float());
+    }
+    /// The values one after another into one state: `push_in_run`, whose
+    /// center stays out of the chain from value to value.
+    #[inline(always)]
+    fn push_short_run(&self, st: &mut Self::State, xs: &[E], _start: usize) {
+        for &x in xs {
+            st.push_in_run(x.to_float());
+        }
     }
     #[inline(always)]
     fn merge(&self, st: &mut Self::State, later: &Self::State) {

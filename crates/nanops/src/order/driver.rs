@@ -19,7 +19,7 @@ use super::bracket::{sample_lane, select_bracketed, Bracketed, Scan, MIN_BRACKET
 use super::column_sort::{sorted_tile, ColumnScratch, MAX_SORTED_LANE};
 use super::select::QuantileScratch;
 use super::select::{copy_valid, median_middles, median_of_middles, Middles, MIN_SAMPLED_LANE};
-use super::short_median::short_medians;
+use super::short_median::{short_medians, SHORT_MEDIAN_LANE};
 use super::statistic::OrderStatistic;
 use super::tiles::{collect_valid, tile_width, transpose_tile};
 use crate::element::{QuantileElement, SelectFloat, SelectSealed};
@@ -334,7 +334,8 @@ where
     let run = |start: usize, chunk: &mut [R]| -> usize {
         // SAFETY: `plan` was made from `view`, which outlives this call.
         let walker = unsafe { Walker::new(ptr.get(), &plan) };
-        if let (true, Some(len)) = (stat.is_median(), walker.short_lane()) {
+        let short = walker.short_lane().filter(|&len| len <= SHORT_MEDIAN_LANE);
+        if let (true, Some(len)) = (stat.is_median(), short) {
             // many short contiguous lanes: sorted side by side
             let skips_nan = stat.nan_policy().skips_nan();
             return short_medians(&walker, start, len, skips_nan, chunk);

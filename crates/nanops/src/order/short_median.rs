@@ -19,6 +19,10 @@ use crate::simd::prefetch::prefetch_lines_ahead;
 /// Lanes sorted together: 16 rows of 64 `f64` are 8 KB, in the L1 cache.
 const TILE: usize = 64;
 
+/// The longest lanes sorted here (the network's rows); longer short lanes
+/// (to `layout::SHORT_LANE`) take the one-lane path.
+pub(crate) const SHORT_MEDIAN_LANE: usize = 16;
+
 /// Writes the medians of the plan-order outputs `start..start + out.len()`,
 /// each one lane of at most 16 values, into `out`; returns how many had no
 /// valid value (NaN results that NumPy warns about).
@@ -35,8 +39,8 @@ where
     E: QuantileElement,
     R: SelectFloat + From<E::Value>,
 {
-    debug_assert!((1..=16).contains(&lane), "a short lane");
-    let rows = if lane <= 8 { 8 } else { 16 };
+    debug_assert!((1..=SHORT_MEDIAN_LANE).contains(&lane), "a short lane");
+    let rows = if lane <= 8 { 8 } else { SHORT_MEDIAN_LANE };
     let inf = E::Value::from_f64_nearest(f64::INFINITY);
     let mut block = vec![inf; rows * TILE];
     let mut valid = [0usize; TILE];

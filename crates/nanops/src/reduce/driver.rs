@@ -17,6 +17,7 @@
 //! workers to wake.
 
 use super::reducer::{Reducer, COL_TILE};
+use super::walk::SHORT_KERNEL_LANE;
 use crate::element::Element;
 use crate::error::{ensure_memory, Error, Result};
 use crate::layout::{Odometer, Plan, Strategy, Walker};
@@ -159,7 +160,12 @@ fn by_outputs<E: Element, R: Reducer<E>>(
     // SAFETY: `plan` was made from the view behind `ptr`.
     let walker = unsafe { Walker::new(ptr, plan) };
     let dst = SendPtr(out.as_mut_ptr().cast::<R::Output>().cast_const());
-    let short = !rows && n_out > 1 && walker.short_lane().is_some();
+    // lanes of more than 16 values for kernels padded to 32 only
+    let short = !rows
+        && n_out > 1
+        && walker
+            .short_lane()
+            .is_some_and(|len| R::PAD_SHORT || len <= SHORT_KERNEL_LANE);
     let task = |start: usize, end: usize| {
         // the constants tested where the call is made: the short-lane
         // kernels are then not compiled for the reducers and element types

@@ -345,6 +345,7 @@ impl<E: Element> Reducer<E> for VarOrStd {
         }
     }
     const SHORT: bool = true;
+    const PAD_SHORT: bool = false;
     /// Both passes over the lane in registers: the mean, then the
     /// deviations from it, each added as a tree.
     #[inline(always)]
@@ -736,6 +737,7 @@ macro_rules! higher_reducer {
                 }
             }
             const SHORT: bool = true;
+            const PAD_SHORT: bool = false;
             /// Both passes over the lane in registers: the mean, then the
             /// power sums of the deviations from it, each added as a tree
             /// (`(100000, 10)` `f64` along axis 1 on one thread: less than

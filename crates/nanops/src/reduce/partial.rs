@@ -34,6 +34,7 @@ where
         self.0.push_value(st, x);
     }
     const SHORT: bool = R::SHORT;
+    const PAD_SHORT: bool = R::PAD_SHORT;
     const PREFETCH_SHORT: bool = R::PREFETCH_SHORT;
     #[inline(always)]
     fn short_state<const L: usize>(&self, xs: &[E; L]) -> Self::State {

@@ -149,6 +149,13 @@ pub trait Reducer<E: Element>: Sync {
     /// Whether [`Reducer::short_state`] is a kernel of its own. When false,
     /// short lanes are transposed and folded across outputs by `push_rows`.
     const SHORT: bool = false;
+    /// Whether lanes of more than 16 values, to 32, go through
+    /// [`short_state`](Reducer::short_state) for 32 values, padded with NaN
+    /// (`true`), or are transposed and folded across outputs by
+    /// [`push_rows`](Reducer::push_rows) (`false`: the variances, whose two
+    /// passes over 32 padded values took longer than the transposition, and
+    /// skewness and kurtosis, of more passes).
+    const PAD_SHORT: bool = true;
     /// Whether short lanes read in order also prefetch the memory ahead of
     /// them. Set by sum, mean and argmin/argmax, whose lane kernels the extra
     /// block loop leaves as fast as before on a cached input and makes

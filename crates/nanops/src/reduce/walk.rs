@@ -10,8 +10,30 @@ use super::reducer::{Reducer, COL_TILE, ROW_BLOCK};
 /// Outputs transposed together by [`Walker::short_lanes`].
 const SHORT_TILE: usize = 256;
 
+/// Lanes at most this long have loops compiled for their length: the
+/// transposition of [`Walker::short_lanes`] and the lane kernels of
+/// [`Walker::short_lanes_into`] ([`Reducer::short_state`]). Longer short
+/// lanes (to [`SHORT_LANE`]) are transposed by a loop over the run-time
+/// length, or padded with NaN to [`SHORT_LANE`] values for one lane
+/// kernel: kernels for each of 32 lengths took the bindings' build from
+/// about 10 to more than 25 minutes.
+pub(crate) const SHORT_KERNEL_LANE: usize = 16;
+
+/// Where [`Walker::short_lanes_into`]'s padded lanes are: one after
+/// another (their values, and the plan-order index of the first one's
+/// output), or `stride` apart from `offset`, `run` of them, with the
+/// odometer of their outputs.
+enum Lanes<'a, 'w, 'o, E> {
+    Adjacent(&'a [E], usize),
+    Apart(
+        &'a Walker<'w, E>,
+        (isize, isize, usize),
+        &'a mut Odometer<'o>,
+    ),
+}
+
 /// Calls `f::<…, L>(args)` with `L` the run-time length `$len` made a
-/// constant, 1 to [`SHORT_LANE`], so the short-lane loops unroll.
+/// constant, 1 to [`SHORT_KERNEL_LANE`], so the short-lane loops unroll.
 macro_rules! by_short_len {
     (@call $f:ident, [$($t:ty),*], [$($arg:expr),*], $l:literal) => {
         $f::<$($t,)* $l>($($arg),*)
@@ -19,7 +41,7 @@ macro_rules! by_short_len {
     (@match $len:expr, $f:ident, $t:tt, $arg:tt, $($l:literal)*) => {
         match $len {
             $($l => by_short_len!(@call $f, $t, $arg, $l),)*
-            _ => unreachable!("short lanes are at most {SHORT_LANE} long"),
+            _ => unreachable!("short lanes are at most {SHORT_KERNEL_LANE} long here"),
         }
     };
     ($len:expr, $f:ident::<$($t:ty),*>($($arg:expr),*)) => {
@@ -57,6 +79,17 @@ fn transpose_fixed<E: Copy>(rows: &[E], len: usize, block: &mut [E]) {
                 unsafe { *dst.add(l * w + k) = *src.add(k * L + l) };
             }
         }
+    }
+    if len > SHORT_KERNEL_LANE {
+        // a row of the block at a time: its writes in order, its reads
+        // `len` apart in lines already read for the row before
+        let w = rows.len() / len;
+        for (l, row) in block[..w * len].chunks_exact_mut(w).enumerate() {
+            for (slot, lane) in row.iter_mut().zip(rows.chunks_exact(len)) {
+                *slot = lane[l];
+            }
+        }
+        return;
     }
     by_short_len!(len, fixed::<E>(rows, block))
 }
@@ -195,6 +228,44 @@ impl<E: Element> Walker<'_, E> {
             *degenerate += r.degenerate(&st) as usize;
             r.finish(&st)
         }
+        /// The results of lanes of 17 to [`SHORT_LANE`] values (`len`) one
+        /// after another (`lanes`), or `stride` apart from `offset` (the
+        /// outputs from `dst` on): each copied into a lane of
+        /// [`SHORT_LANE`] values padded with NaN, which no reducer with a
+        /// short-lane kernel counts (the NaN-skipping statistics), and
+        /// reduced by the kernel for that length: one kernel for all these
+        /// lengths, not one each (see [`SHORT_KERNEL_LANE`]; reducers whose
+        /// [`Reducer::PAD_SHORT`] is false are not sent here).
+        #[inline(always)]
+        fn padded<E: Element, R: Reducer<E>>(
+            r: &R,
+            lanes: Lanes<'_, '_, '_, E>,
+            len: usize,
+            out: *mut R::Output,
+            degenerate: &mut usize,
+        ) {
+            let mut lane = [E::nan(); SHORT_LANE];
+            let mut reduce = |values: &[E]| {
+                lane[..len].copy_from_slice(values);
+                one::<E, R, SHORT_LANE>(r, &lane, degenerate)
+            };
+            match lanes {
+                Lanes::Adjacent(rows, first) => {
+                    for (k, values) in rows.chunks_exact(len).enumerate() {
+                        // SAFETY: outputs `first..first + run` lie in `out` (caller).
+                        unsafe { *out.add(first + k) = reduce(values) };
+                    }
+                }
+                Lanes::Apart(w, (offset, stride, run), dst) => {
+                    for k in 0..run {
+                        let value = reduce(w.slice(offset + k as isize * stride, len));
+                        // SAFETY: the plan's output offsets lie in `out` (caller).
+                        unsafe { *out.offset(dst.offset) = value };
+                        dst.advance();
+                    }
+                }
+            }
+        }
         /// The results of lanes one after another (`rows`) into outputs
         /// one after another.
         ///
@@ -273,14 +344,22 @@ impl<E: Element> Walker<'_, E> {
             if in_order && stride == len as isize {
                 // rows one after another, outputs one after another
                 let rows = self.slice(odo.offset, run * len);
-                // SAFETY: outputs `j..j + run` lie in `out` (caller).
-                let out = unsafe { std::slice::from_raw_parts_mut(out.add(j), run) };
                 let d = &mut degenerate;
-                by_short_len!(len, adjacent::<E, R>(r, out, rows, d));
+                if len > SHORT_KERNEL_LANE {
+                    padded(r, Lanes::Adjacent(rows, j), len, out, d);
+                } else {
+                    // SAFETY: outputs `j..j + run` lie in `out` (caller).
+                    let out = unsafe { std::slice::from_raw_parts_mut(out.add(j), run) };
+                    by_short_len!(len, adjacent::<E, R>(r, out, rows, d));
+                }
             } else {
                 let mut dst = Odometer::new(&out_dims, self.plan().out_base, j);
                 let (d, lanes) = (&mut degenerate, (odo.offset, stride, run));
-                by_short_len!(len, scattered::<E, R>(self, r, lanes, &mut dst, out, d));
+                if len > SHORT_KERNEL_LANE {
+                    padded(r, Lanes::Apart(self, lanes, &mut dst), len, out, d);
+                } else {
+                    by_short_len!(len, scattered::<E, R>(self, r, lanes, &mut dst, out, d));
+                }
             }
             done += run;
         }
