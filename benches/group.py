@@ -38,7 +38,8 @@ except ImportError:  # flox is optional
     flox = None
 
 SIZES = (10_000_000, 1_000_000)
-FUNCS = ("sum", "mean", "var", "max", "count", "first", "median", "quantile")
+FUNCS = ("sum", "mean", "var", "std", "min", "max", "count", "first", "last", "median",
+         "quantile")
 #: numbagg has no group median or quantile; flox's numbagg engine falls back
 #: to its numpy engine for them (so only flox-numpy is timed)
 ORDER = ("median", "quantile")

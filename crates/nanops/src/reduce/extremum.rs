@@ -17,6 +17,13 @@ const EXT_LANES: usize = 2 * LANES;
 /// value within a lane and the lower lane across lanes (only `0.0` and
 /// `-0.0` can tell which). The form `nanmin`/`nanmax` use; `nanargmin`/
 /// `nanargmax` use [`lanes_extremum_in_registers`], the same value.
+///
+/// No software prefetch, unlike the other streaming loops: NumPy gives
+/// arrays of 4 MiB and more huge pages, across which the hardware
+/// prefetcher runs on by itself, and there the hint only took issue slots
+/// and fill buffers from the loads (a (1460, 181, 360) `float64` cube along
+/// axes (1, 2), from main memory: slower than NumPy's `fmin.reduce` on one
+/// thread with the hint, as fast without; numbers in the CHANGELOG).
 #[inline(always)]
 pub(crate) fn lanes_extremum<E: Element, const MAX: bool>(xs: &[E]) -> Option<E> {
     let first = first_valid(xs)?;
@@ -24,7 +31,6 @@ pub(crate) fn lanes_extremum<E: Element, const MAX: bool>(xs: &[E]) -> Option<E>
     let mut best = [xs[0]; EXT_LANES];
     let mut chunks = xs.chunks_exact(EXT_LANES);
     for c in &mut chunks {
-        prefetch_ahead(c.as_ptr());
         for i in 0..EXT_LANES {
             // a select, not a conditional store: inlined into a larger loop
             // (`arg_slice`), the store form stayed a branch per value
@@ -149,6 +155,12 @@ macro_rules! extremum_reducer {
                 st.offer(x);
             }
             const SHORT: bool = true;
+            /// Whole chunks of rows at a time: the states are `Option`s, which
+            /// the fold of a block's column bests into them read and wrote by
+            /// gathers and scatters, a quarter of `nanmin`'s time along axis 0
+            /// of the demo's (365, 36, 72) `float32` cube in blocks of 64 rows
+            /// (`perf annotate`, one thread).
+            const ROWS_PER_PUSH: usize = 1024;
             /// The lane's values folded as a tree in registers (`(100000, 10)` along
             /// axis 1): NaN loses to any value. The tree pairs values `i` and
             /// `i + w`, so among equal values it may not keep the first; only zeros
@@ -242,7 +254,7 @@ statistics!(NanMin, NanMax);
 
 #[cfg(test)]
 mod tests {
-    use super::{lanes_extremum, lanes_extremum_in_registers, EXT_LANES};
+    use super::{lanes_extremum, lanes_extremum_in_registers, NanMax, NanMin, EXT_LANES};
     use proptest::prelude::*;
 
     /// The definition `lanes_extremum` keeps: lane `i` holds the values at
@@ -266,6 +278,55 @@ mod tests {
             }
         }
         Some(m)
+    }
+
+    /// The minimum and maximum of each column by a plain fold down it (a
+    /// tie keeps the earlier value), NaN skipped; NaN for an all-NaN column.
+    fn column_fold<const MAX: bool>(a: &ndarray::Array2<f64>) -> Vec<f64> {
+        let beats = |x: f64, b: f64| if MAX { x > b } else { x < b };
+        a.columns()
+            .into_iter()
+            .map(|c| {
+                c.iter().fold(f64::NAN, |b, &x| {
+                    if !x.is_nan() && (b.is_nan() || beats(x, b)) {
+                        x
+                    } else {
+                        b
+                    }
+                })
+            })
+            .collect()
+    }
+
+    /// Columns of more rows than one `push_rows` call takes (`ROWS_PER_PUSH`,
+    /// 1024), in two chunks of rows (300,000 values: the driver cuts them
+    /// for its threads): bit for bit the plain fold down each column, the
+    /// sign of a tied zero included (the earlier zero stays).
+    #[test]
+    fn columns_longer_than_a_push_keep_their_extrema() {
+        let rows = 2500;
+        let a = ndarray::Array2::from_shape_fn((rows, 120), |(i, j)| match j % 6 {
+            0 if i % 7 == 3 => f64::NAN,
+            0 => ((i * 37) % 1001) as f64 - 500.0,
+            1 => f64::NAN,
+            2 if i == 1500 => 0.0,
+            2 if i == 2100 => -0.0,
+            2 => 1.0 + i as f64,
+            3 if i == 1100 => -0.0,
+            3 if i == 2400 => 0.0,
+            3 => -1.0 - i as f64,
+            4 if i == rows - 1 => -1e300,
+            4 => i as f64,
+            _ if i == 0 => 7.0,
+            _ => f64::NAN,
+        });
+        let bits = |v: Vec<f64>| v.into_iter().map(f64::to_bits).collect::<Vec<_>>();
+        let view = a.view().into_dyn();
+        let min = super::super::driver::reduce(&view, &[0], &NanMin).0;
+        let max = super::super::driver::reduce(&view, &[0], &NanMax).0;
+        let (min, max) = (min.iter().copied().collect(), max.iter().copied().collect());
+        assert_eq!(bits(min), bits(column_fold::<false>(&a)));
+        assert_eq!(bits(max), bits(column_fold::<true>(&a)));
     }
 
     proptest! {

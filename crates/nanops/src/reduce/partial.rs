@@ -36,6 +36,7 @@ where
     const SHORT: bool = R::SHORT;
     const PAD_SHORT: bool = R::PAD_SHORT;
     const PREFETCH_SHORT: bool = R::PREFETCH_SHORT;
+    const ROWS_PER_PUSH: usize = R::ROWS_PER_PUSH;
     #[inline(always)]
     fn short_state<const L: usize>(&self, xs: &[E; L]) -> Self::State {
         self.0.short_state(xs)

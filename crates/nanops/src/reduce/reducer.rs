@@ -162,6 +162,12 @@ pub trait Reducer<E: Element>: Sync {
     /// faster from main memory (`COLD=1 kernel_timing`, `(100000, 10)`
     /// `f64`); var and min/max were slower with it on a cached input.
     const PREFETCH_SHORT: bool = false;
+    /// At most how many rows one [`push_rows`](Reducer::push_rows) call is
+    /// given by the rows walk. [`ROW_BLOCK`] bounds the rows a sum keeps in
+    /// plain column accumulators; a statistic exact in any order (min, max)
+    /// takes more, so that its states, read and written once per call, are
+    /// touched less often.
+    const ROWS_PER_PUSH: usize = ROW_BLOCK;
     /// The state of one short lane whose length `L` (at most 16) is a
     /// constant, so its loops unroll into straight-line code that LLVM
     /// vectorises within the lane (`(100000, 10)` along axis 1: one call per

@@ -5,7 +5,7 @@ use crate::element::Element;
 use crate::layout::{for_each_offset, Dim, Odometer, Strategy, Walker, SHORT_LANE};
 use crate::simd::prefetch::prefetch_lines_ahead;
 
-use super::reducer::{Reducer, COL_TILE, ROW_BLOCK};
+use super::reducer::{Reducer, COL_TILE};
 
 /// Outputs transposed together by [`Walker::short_lanes`].
 const SHORT_TILE: usize = 256;
@@ -381,14 +381,14 @@ impl<E: Element> Walker<'_, E> {
             for c in (0..n).step_by(COL_TILE) {
                 let w = COL_TILE.min(n - c);
                 let sts = &mut states[j - start + c..j - start + c + w];
-                let mut block: Vec<&[E]> = Vec::with_capacity(ROW_BLOCK);
+                let mut block: Vec<&[E]> = Vec::with_capacity(R::ROWS_PER_PUSH);
                 for_each_offset(
                     &self.plan().reduced,
                     base + c as isize,
                     #[inline(always)]
                     |off| {
                         block.push(self.slice(off, w));
-                        if block.len() == ROW_BLOCK {
+                        if block.len() == R::ROWS_PER_PUSH {
                             push_rows(r, sts, &block);
                             block.clear();
                         }
