@@ -179,9 +179,10 @@ pub trait Reducer<E: Element>: Sync {
         st
     }
     /// Folds a block of rows: `rows[i][j]` goes into `states[j]`; every row has
-    /// `states.len()` values. Blocks are short (at most [`ROW_BLOCK`] rows), so
-    /// implementations accumulate them in plain column accumulators and touch
-    /// the (compensated) states once per block.
+    /// `states.len()` values. Blocks are short (at most
+    /// [`ROWS_PER_PUSH`](Reducer::ROWS_PER_PUSH) rows, by default
+    /// [`ROW_BLOCK`]), so implementations accumulate them in plain column
+    /// accumulators and touch the (compensated) states once per block.
     fn push_rows(&self, states: &mut [Self::State], rows: &[&[E]]);
     /// The result of a state.
     fn finish(&self, st: &Self::State) -> Self::Output;
