@@ -217,6 +217,44 @@ def test_var_of_random_labels_is_two_pass_accurate(dtype: str, first: str) -> No
         assert abs(Fraction(float(got[g])) - var) <= 4 * len(v) * eps * var, (g, got[g])
 
 
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+def test_short_sorted_runs_are_two_pass_accurate(dtype: str) -> None:
+    """Sorted labels in runs of 1 to 15 values (each run read at a fixed
+    width, masked past its end) about a large offset, NaN among them and
+    some runs led by a far value or by NaN: each group's variance within
+    ``4·n·eps`` of the exact one (``fractions.Fraction``), its sum within
+    ``n·eps`` of the exact sum of its magnitudes (``math.fsum``), its count
+    exact."""
+    import math
+    from fractions import Fraction
+
+    rng = np.random.default_rng(5)
+    lengths = np.tile(np.arange(1, 16), 400)
+    rng.shuffle(lengths)
+    labels = np.repeat(np.arange(lengths.size), lengths)
+    n, groups = labels.size, lengths.size
+    values = (1e8 + rng.standard_normal(n)).astype(dtype)
+    values[rng.random(n) < 0.15] = np.nan
+    starts = np.cumsum(lengths) - lengths
+    values[starts[::7]] = np.where(np.arange(starts[::7].size) % 2, 1e11, -1e11)
+    values[starts[3::7]] = np.nan
+    var = nanops.group_nanvar(values, labels, num_labels=groups, ddof=0)
+    sums = nanops.group_nansum(values, labels, num_labels=groups)
+    counts = nanops.group_nancount(values, labels, num_labels=groups)
+    eps = float(np.finfo(dtype).eps)
+    for g in range(groups):
+        v = [float(x) for x in values[labels == g] if not np.isnan(x)]
+        assert counts[g] == len(v)
+        assert abs(float(sums[g]) - math.fsum(v)) <= len(v) * eps * math.fsum(map(abs, v))
+        if not v:
+            assert np.isnan(var[g])
+            continue
+        exact = [Fraction(x) for x in v]
+        mean = sum(exact, Fraction(0)) / len(v)
+        want = sum(((x - mean) ** 2 for x in exact), Fraction(0)) / len(v)
+        assert abs(Fraction(float(var[g])) - want) <= 4 * len(v) * eps * want, (g, var[g])
+
+
 @pytest.mark.parametrize("bias", [True, False])
 def test_skew_kurt_bias_fisher(bias: bool) -> None:
     rng = np.random.default_rng(7)

@@ -2,7 +2,7 @@
 //! (output, label) filled by threads at shape-fixed boundaries and merged in
 //! a fixed order.
 
-use super::statistic::GroupStatistic;
+use super::statistic::{GroupStatistic, SHORT_RUN};
 use crate::element::Element;
 use crate::error::{ensure_memory, Error, Result};
 use crate::options::Axes;
@@ -112,20 +112,17 @@ fn largest_in(labels: &[i64]) -> i64 {
     )
 }
 
-/// Runs of one label shorter than this enter a value at a time: below a
-/// vector's worth of lanes twice over, the reduce kernels' set-up for a
-/// slice costs more than the values (random labels over few groups make
-/// runs of two or three every few values).
-const SHORT_RUN: usize = 16;
-
 /// Labels judged together by [`runs_are_long`]: a block's way of folding
 /// is chosen once, for many values.
 const RUN_BLOCK: usize = 8192;
 
-/// Whether the labels of a block come in runs long enough to walk
-/// ([`SHORT_RUN`] and more, as sorted labels do): seven in eight of 32
-/// pairs of neighbours, spread over the block, equal. Only the speed
-/// depends on the answer: either way every value enters its label's state.
+/// Whether the labels of a block come in runs long enough to walk (as
+/// sorted labels do): three in four of 32 pairs of neighbours, spread over
+/// the block, equal, as in runs of four values and more on average. Only
+/// the speed depends on the answer: either way every value enters its
+/// label's state. (Seven in eight sent a fifth of the blocks of sorted
+/// labels over 100,000 groups, runs of ten, a value at a time, each into
+/// the state the value before had just written.)
 fn runs_are_long(labels: &[i64]) -> bool {
     let step = (labels.len() / 32).max(1);
     let (mut equal, mut pairs) = (0, 0);
@@ -135,20 +132,23 @@ fn runs_are_long(labels: &[i64]) -> bool {
         pairs += 1;
         k += step;
     }
-    8 * equal >= 7 * pairs
+    4 * equal >= 3 * pairs
 }
 
 /// The end of the run of `g` that goes on at `labels[from]`: the first
 /// position from `from` on whose label is not `g`, or `labels.len()`.
 ///
-/// Eight labels are compared at a time, with the comparisons gathered into
-/// a mask (one vector comparison where the caller is compiled for the
-/// machine's instruction set): a run of a thousand labels took a thousand
-/// compare-and-branch steps one label at a time.
+/// [`SHORT_RUN`] labels are compared at a time, with the comparisons
+/// gathered into a mask (vector comparisons where the caller is compiled
+/// for the machine's instruction set): a run of a thousand labels took a
+/// thousand compare-and-branch steps one label at a time. A run shorter
+/// than that ends in the first block, so the loop's exit is the same branch
+/// for every short run (by blocks of eight, runs of about ten, as sorted
+/// labels over many groups make, left after one block or two, at random).
 #[inline(always)]
 fn run_end(labels: &[i64], from: usize, g: i64) -> usize {
     let mut j = from;
-    while let Some(block) = labels.get(j..j + 8) {
+    while let Some(block) = labels.get(j..j + SHORT_RUN) {
         let mut differs = 0u32;
         for (k, &l) in block.iter().enumerate() {
             differs |= u32::from(l != g) << k;
@@ -156,7 +156,7 @@ fn run_end(labels: &[i64], from: usize, g: i64) -> usize {
         if differs != 0 {
             return j + differs.trailing_zeros() as usize;
         }
-        j += 8;
+        j += SHORT_RUN;
     }
     while j < labels.len() && labels[j] == g {
         j += 1;
@@ -177,8 +177,8 @@ const PREFETCH_TABLE_BYTES: usize = 256 * 1024;
 /// 100,000 random labels was fastest from 8 to 16).
 const STATES_AHEAD: usize = 12;
 
-/// Folds the values `xs` of one output, `labels` theirs, into `states`;
-/// `start` is the position of `xs[0]` among the output's values; negative
+/// Folds the values `xs` of one output, `labels` theirs, into `states`,
+/// which are empty; `start` is the position of `xs[0]` among the output's values; negative
 /// labels are skipped. Returns the largest label without a state (at least
 /// `states.len()`), or −1 if there is none: the driver folds labels it has
 /// not checked against a given `num_labels` (a pass over the labels before
@@ -187,11 +187,14 @@ const STATES_AHEAD: usize = 12;
 ///
 /// Blocks of [`RUN_BLOCK`] labels in runs ([`runs_are_long`]) are walked
 /// run by run: runs of at least [`SHORT_RUN`] values enter as one slice
-/// (the reduce kernels vectorise it), shorter ones a value at a time.
+/// (the reduce kernels vectorise it), shorter ones by
+/// [`GroupStatistic::push_short_run`].
 /// Other blocks (random labels) enter a value at a time, with no test on
 /// the labels: finding each run's end cost a branch per value taken at
 /// random (two neighbours share a label one time in `num_labels`), which
-/// took more time than the statistic ([`Scattered`]).
+/// took more time than the statistic ([`Scattered`]). A statistic that
+/// [`PRIMES`](GroupStatistic::PRIMES) has its states primed first where
+/// the labels are few and the first block's are random ([`prime_states`]).
 ///
 /// Not inlined: called once per output (or chunk of one), from the two
 /// ways [`group_reduce`] splits its work, which would each hold a copy of
@@ -214,6 +217,13 @@ fn fold<E: Element, T: GroupStatistic<E>>(
                 return settle_backwards(stat, states, xs, labels, start);
             }
             let mut scattered = Scattered::new(states);
+            scattered.primed = T::PRIMES
+                && !scattered.prefetch
+                && settling_chunk(states.len()) <= n
+                && !runs_are_long(first_block);
+            if scattered.primed {
+                prime_states(stat, states, xs, labels);
+            }
             let mut missing = -1;
             let mut i = 0;
             while i < n {
@@ -230,7 +240,8 @@ fn fold<E: Element, T: GroupStatistic<E>>(
                     let j = run_end(labels, i + 1, g);
                     if let Some(st) = states.get_mut(g as usize) {
                         if j - i < SHORT_RUN {
-                            stat.push_short_run(st, &xs[i..j], start + i);
+                            let window = &xs[i..n.min(i + SHORT_RUN)];
+                            stat.push_short_run(st, window, j - i, start + i);
                         } else {
                             stat.push_run(st, &xs[i..j], start + i);
                         }
@@ -283,6 +294,37 @@ fn settle_backwards<E: Element, T: GroupStatistic<E>>(
     missing
 }
 
+/// Readies each of `states` (all empty) with the first value of its label
+/// among `xs` that primes it ([`GroupStatistic::prime`]), reading until
+/// every state is primed or the values end. Labels without a state are
+/// passed over (the fold that follows finds them).
+///
+/// For few labels, in a chunk at least four times the values after which
+/// random labels have all come ([`settling_chunk`]): the read then stops
+/// within a quarter of the chunk.
+#[inline(always)]
+fn prime_states<E: Element, T: GroupStatistic<E>>(
+    stat: &T,
+    states: &mut [T::State],
+    xs: &[E],
+    labels: &[i64],
+) {
+    let mut primed = vec![false; states.len()];
+    let mut unprimed = states.len();
+    for (&x, &g) in xs.iter().zip(labels) {
+        if unprimed == 0 {
+            break;
+        }
+        let Some(done) = primed.get_mut(g as usize) else {
+            continue;
+        };
+        if !*done && stat.prime(&mut states[g as usize], x) {
+            *done = true;
+            unprimed -= 1;
+        }
+    }
+}
+
 /// How [`fold`] enters blocks of random labels: a value at a time, the
 /// states read ahead where the table is large ([`PREFETCH_TABLE_BYTES`]),
 /// and for statistics whose states settle ([`GroupStatistic::SETTLES`]) a
@@ -292,6 +334,9 @@ fn settle_backwards<E: Element, T: GroupStatistic<E>>(
 struct Scattered {
     /// Whether states are prefetched [`STATES_AHEAD`] values early.
     prefetch: bool,
+    /// Whether the states were primed ([`prime_states`]): values then
+    /// enter by [`GroupStatistic::push_primed`].
+    primed: bool,
     /// Bit `g` set: label `g`'s state is settled (clear: the state is
     /// empty, see [`GroupStatistic::push_unsettled`]); made from the states
     /// at the first block of random labels, and kept by [`Scattered::ran`]
@@ -322,6 +367,7 @@ impl Scattered {
     fn new<S>(states: &[S]) -> Self {
         Scattered {
             prefetch: std::mem::size_of_val(states) >= PREFETCH_TABLE_BYTES,
+            primed: false,
             settled: None,
             unsettled: 0,
         }
@@ -396,6 +442,13 @@ impl Scattered {
                 prefetch(states.as_ptr().wrapping_add(ahead as usize));
                 match states.get_mut(g as usize) {
                     Some(st) => stat.push_one(st, x, start + k),
+                    None => missing = missing.max(g),
+                }
+            }
+        } else if T::PRIMES && self.primed {
+            for (k, (&x, &g)) in block.enumerate() {
+                match states.get_mut(g as usize) {
+                    Some(st) => stat.push_primed(st, x, start + k),
                     None => missing = missing.max(g),
                 }
             }
@@ -828,7 +881,7 @@ mod tests {
     /// against the same values in a layout the driver copies (grouped axis
     /// last): equal sums and means to rounding, equal extrema and counts.
     /// `run_end` against a scan a label at a time: runs ending inside,
-    /// at and past blocks of eight, and running to the end.
+    /// at and past blocks of sixteen, and running to the end.
     #[test]
     fn run_end_finds_where_a_run_stops() {
         let labels: Vec<i64> = [3, 3, 3, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 1, 1]
@@ -1095,6 +1148,70 @@ mod tests {
             let got = group_reduce(v, l, Axes::All, None, &GroupTruth::<true>, "z").unwrap();
             assert_eq!(got.iter().copied().collect::<Vec<_>>(), truth(true));
         }
+    }
+
+    /// Few random labels: states primed with each label's first finite
+    /// value, then fed by `push_primed`, hold what each label's values
+    /// pushed one by one from an empty state hold (count, mean and `m2`
+    /// bit for bit), for a label whose values start with infinities, one
+    /// with infinities only, one with NaN only, one with no value, one
+    /// whose first finite value comes late; negative labels are skipped and
+    /// a label past the states is reported.
+    #[test]
+    fn primed_variance_states_hold_what_values_one_by_one_give() {
+        use crate::options::Ddof;
+        use crate::reduce::{NanVar, VarOrStd};
+        use crate::states::{RecenteredMoments, State};
+        let groups = 9usize;
+        let n = 20_000usize;
+        assert!(settling_chunk(groups) <= n);
+        let labels: Vec<i64> = (0..n)
+            .map(|i| match i {
+                // label 6 comes late; label 8 never; 9 is past the states
+                _ if i % 1009 == 17 => 6,
+                _ if i == 4321 => 9,
+                _ if i % 13 == 5 => -1,
+                _ => ((i * 7919) % 6) as i64,
+            })
+            .collect();
+        let values: Vec<f64> = (0..n)
+            .map(|i| match (labels[i], i % 11) {
+                (1, _) if i < 400 => f64::INFINITY,
+                (2, _) => f64::NEG_INFINITY,
+                (3, _) => f64::NAN,
+                (_, 4) => f64::NAN,
+                (4, k) => 1e9 + k as f64,
+                (6, _) if i < 5000 => f64::NAN,
+                (_, k) => (i % 97) as f64 * 0.37 - k as f64 * 1e3,
+            })
+            .collect();
+        let mut want = vec![RecenteredMoments::<f64>::default(); groups];
+        for (&x, &g) in values.iter().zip(&labels) {
+            if let Some(st) = usize::try_from(g).ok().and_then(|g| want.get_mut(g)) {
+                st.push_skipping_nan(x);
+            }
+        }
+        let stat = GroupMoments(VarOrStd::from(NanVar(Ddof(0.0))));
+        let mut got = vec![RecenteredMoments::<f64>::default(); groups];
+        assert_eq!(fold(&stat, &mut got, &values, &labels, 0), 9);
+        // the variances; the count, mean and `m2` where no value is
+        // infinite (the count of a state past an infinity is not used)
+        let bits = |m: &RecenteredMoments<f64>| {
+            let (n, mean, m2) = m.finish();
+            let var: f64 = GroupStatistic::<f64>::finish(&stat, m).unwrap();
+            let finite = mean.is_finite();
+            (
+                var.to_bits(),
+                finite.then_some((n, mean.to_bits(), m2.to_bits())),
+            )
+        };
+        for g in 0..groups {
+            assert_eq!(bits(&got[g]), bits(&want[g]), "label {g}");
+        }
+        let var = |g: usize| -> f64 { GroupStatistic::<f64>::finish(&stat, &want[g]).unwrap() };
+        assert!(var(4) > 0.0 && var(6) > 0.0 && want[0].finish().0 > 1000);
+        assert!(var(1).is_nan() && var(2).is_nan() && want[3].finish().0 == 0);
+        assert!(var(8).is_nan() && want[8].finish().0 == 0);
     }
 
     /// Chunks of random labels too short for them to settle are folded

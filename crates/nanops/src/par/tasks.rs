@@ -226,6 +226,6 @@ mod tests {
     #[test]
     fn nested_calls_finish() {
         let v = map_tasks(8, |i| map_tasks(8, |j| i * 8 + j).iter().sum::<usize>());
-        assert_eq!(v.iter().sum::<usize>(), (0..64).sum());
+        assert_eq!(v.iter().sum::<usize>(), (0..64).sum::<usize>());
     }
 }

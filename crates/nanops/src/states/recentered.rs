@@ -73,7 +73,7 @@ impl<F: FloatAcc> RecenteredMoments<F> {
         };
         // the first value: the center moves onto it, as `recenter` would
         // (the sums hold that value alone, about the empty state's center
-        // of zero, and are finite: a square that is not took `push_far`).
+        // of zero, and are finite: a square that is not took `pushed_far`).
         // `first` is 1 there and 0 elsewhere, and the sums are scaled by it:
         // LLVM made selects, and the conversion of a comparison, branches,
         // taken at random where a label's first value in a chunk comes (10
@@ -86,6 +86,109 @@ impl<F: FloatAcc> RecenteredMoments<F> {
         self.sum = self.sum.scale(rest);
         self.sum_sq = self.sum_sq * rest;
         self.recenter_at(reached);
+    }
+    /// The empty state centered on `center`, a finite value of those to
+    /// come (the first, for the bits of [`RecenteredMoments::push_skipping_nan`]),
+    /// which [`RecenteredMoments::push_about_center`] then takes: a state
+    /// readied before its values (a group-by's labels over a chunk, read
+    /// once for each label's first value), so that no value has to move
+    /// the center on arrival.
+    ///
+    /// ```
+    /// use nanops::states::{RecenteredMoments, State};
+    /// let mut m = RecenteredMoments::<f64>::centered_on(1e9 + 1.0);
+    /// for x in [1e9 + 1.0, f64::NAN, 1e9 + 2.0, 1e9 + 3.0] {
+    ///     m.push_about_center(x);
+    /// }
+    /// assert_eq!(m.finish(), (3, 1e9 + 2.0, 2.0));
+    /// ```
+    pub fn centered_on(center: F) -> Self {
+        debug_assert!(center.all_finite(), "a center is finite");
+        RecenteredMoments {
+            center,
+            ..Self::default()
+        }
+    }
+    /// Adds one value (NaN adds nothing) to a state whose center is set:
+    /// by [`RecenteredMoments::centered_on`], or by a value before. The
+    /// state is then that of [`RecenteredMoments::push_skipping_nan`] for
+    /// the same values from the center on, with no product in the chain
+    /// from one value of a state to its next. A state that is not centered
+    /// (empty, centered at zero) takes its values about zero until its count
+    /// reaches 32: its `m2` then carries the rounding of `x²`, so it is for
+    /// states without a finite valid value to come.
+    #[inline(always)]
+    pub fn push_about_center(&mut self, x: F) {
+        if let Some(reached) = self.add_deviation(x) {
+            self.recenter_at(reached);
+        }
+    }
+    /// The state of the first `len` of `window` (NaN skipped), as
+    /// [`RecenteredMoments::push_in_run`] of each into an empty state
+    /// would hold it up to rounding: centered on the first valid value,
+    /// the deviations summed as a tree; `None` where a square is not finite
+    /// (the caller then pushes the values one by one). At most 31 values:
+    /// no count reaches the first that moves a center.
+    ///
+    /// The width is fixed and the values past `len` are read and masked,
+    /// so that the loops have no branch on the run's length (sorted labels
+    /// over many groups make runs of a few values, each length a branch
+    /// taken at random) and compile to vector instructions.
+    ///
+    /// ```
+    /// use nanops::states::{RecenteredMoments, State};
+    /// let mut w = [f64::NAN; 16];
+    /// w[..4].copy_from_slice(&[f64::NAN, 1e9 + 1.0, 1e9 + 2.0, 1e9 + 3.0]);
+    /// let m = RecenteredMoments::of_window(&w, 4).unwrap();
+    /// assert_eq!(m.finish(), (3, 1e9 + 2.0, 2.0));
+    /// ```
+    #[inline(always)]
+    pub fn of_window<const W: usize>(window: &[F; W], len: usize) -> Option<Self> {
+        debug_assert!(W < 32 && len <= W);
+        let mut valid = 0u32;
+        for (k, x) in window.iter().enumerate() {
+            valid |= u32::from(k < len && !x.any_nan()) << k;
+        }
+        if valid == 0 {
+            return Some(Self::default());
+        }
+        let center = window[valid.trailing_zeros() as usize];
+        // plain loops over the fixed width (`array::from_fn` and `map`
+        // were calls, not inlined)
+        let mut deviations = [F::zero(); W];
+        let mut squares = [<F::Real as Zero>::zero(); W];
+        for k in 0..W {
+            let d = window[k] - center;
+            if valid >> k & 1 == 1 {
+                deviations[k] = d;
+                squares[k] = d.abs2();
+            }
+        }
+        let sum = tree_sum(deviations);
+        let sum_sq = tree_sum(squares);
+        if !(sum_sq.is_finite() && center.all_finite()) {
+            return None;
+        }
+        Some(RecenteredMoments {
+            n: u64::from(valid.count_ones()),
+            center,
+            sum,
+            sum_sq,
+        })
+    }
+    /// Whether no value entered.
+    ///
+    /// ```
+    /// use nanops::states::{RecenteredMoments, State};
+    /// let mut m = RecenteredMoments::<f64>::default();
+    /// m.push(f64::NAN);
+    /// assert!(m.is_empty());
+    /// m.push(2.5);
+    /// assert!(!m.is_empty());
+    /// ```
+    #[inline(always)]
+    pub fn is_empty(&self) -> bool {
+        self.n == 0
     }
     /// [`RecenteredMoments::push_skipping_nan`] for values that come one
     /// after another into this state (a short run of one label): the first
@@ -107,7 +210,7 @@ impl<F: FloatAcc> RecenteredMoments<F> {
     /// The deviation of `x` from the center added to the sums and the
     /// count (NaN: zero and nothing); the count reached, 0 for NaN, or
     /// `None` where the value entered by Welford's update
-    /// ([`RecenteredMoments::push_far`]).
+    /// ([`RecenteredMoments::pushed_far`]).
     #[inline(always)]
     fn add_deviation(&mut self, x: F) -> Option<u64> {
         let d = x - self.center;
@@ -115,7 +218,7 @@ impl<F: FloatAcc> RecenteredMoments<F> {
         let d = if valid { d } else { F::zero() };
         let d2 = d.abs2();
         if !d2.is_finite() {
-            self.push_far(x);
+            *self = self.pushed_far(x);
             return None;
         }
         self.sum = self.sum + d;
@@ -130,16 +233,18 @@ impl<F: FloatAcc> RecenteredMoments<F> {
     #[inline(always)]
     fn recenter_at(&mut self, reached: u64) {
         if reached.is_power_of_two() && reached & (MIN_BLOCK - 1) == 0 {
-            self.recenter_out_of_line();
+            *self = self.recentered_out_of_line();
         }
     }
-    /// A value whose deviation's square is not finite, by Welford's update.
+    /// This state and a value whose deviation's square is not finite, by
+    /// Welford's update. By value, as [`RecenteredMoments::recentered_out_of_line`]:
+    /// a state the caller holds in registers (a run's) stays there.
     #[cold]
     #[inline(never)]
-    fn push_far(&mut self, x: F) {
+    fn pushed_far(self, x: F) -> Self {
         let mut moments = self.moments();
         moments.push(x);
-        *self = Self::from(moments);
+        Self::from(moments)
     }
     /// Moves the center to the mean: `c' = c + s₁/n` and the sums about it,
     /// `s₂' = m2 + |s₁'|²/n` with `s₁' = s₁ − n·(c' − c)` (what the
@@ -173,17 +278,36 @@ impl<F: FloatAcc> RecenteredMoments<F> {
         self.center = center;
     }
     /// [`RecenteredMoments::recenter`] where a value reaches a count that
-    /// moves the center: rare, and kept out of the loop over values.
+    /// moves the center: rare, and kept out of the loop over values. By
+    /// value: a call that took the state's address kept a state the caller
+    /// holds in a local (a run's values folded one after another) in
+    /// memory, a store and a reload in the chain of every value.
     #[cold]
     #[inline(never)]
-    fn recenter_out_of_line(&mut self) {
+    fn recentered_out_of_line(mut self) -> Self {
         self.recenter();
+        self
     }
     /// The count, mean and `m2` of the values, as [`Moments`].
     #[inline(always)]
     pub fn moments(&self) -> Moments<F> {
         Moments::from_deviations(self.n, self.center, self.sum, self.sum_sq)
     }
+}
+
+/// The sum of `values` by halves: `W / 2` sums of pairs, then of those,
+/// and so on (`W` a power of two), each level a vector addition.
+#[inline(always)]
+fn tree_sum<T: Copy + std::ops::Add<Output = T>, const W: usize>(mut values: [T; W]) -> T {
+    debug_assert!(W.is_power_of_two());
+    let mut width = W;
+    while width > 1 {
+        width /= 2;
+        for k in 0..width {
+            values[k] = values[k] + values[k + width];
+        }
+    }
+    values[0]
 }
 
 impl<F: FloatAcc> From<Moments<F>> for RecenteredMoments<F> {
@@ -335,5 +459,52 @@ mod tests {
         assert_eq!(n, 300);
         assert!((mean - want.mean()).abs() <= 1e-14 * want.mean());
         assert!((m2 - want.m2()).abs() <= 1e-13 * want.m2());
+    }
+
+    /// A window's first `len` values against the same pushed one by one:
+    /// the same count and center, sums to rounding, for every length and
+    /// with NaN anywhere; what lies past `len` (infinities, huge values) is
+    /// not read; an infinity or a square that overflows in the run is
+    /// `None`; no valid value is the empty state.
+    #[test]
+    fn a_window_holds_its_runs_values() {
+        let pattern = |k: usize| match k % 5 {
+            2 => f64::NAN,
+            _ => 1e6 + (k * 37 % 23) as f64 * 0.125,
+        };
+        for len in 0..=16 {
+            let mut window = [f64::INFINITY; 16];
+            for (k, x) in window.iter_mut().enumerate().take(len) {
+                *x = pattern(k + len);
+            }
+            if len < 16 {
+                window[len] = 1e300;
+            }
+            let mut want = RecenteredMoments::default();
+            for &x in &window[..len] {
+                want.push_in_run(x);
+            }
+            let got = RecenteredMoments::of_window(&window, len).expect("finite");
+            let (n, mean, m2) = got.finish();
+            let (wn, wmean, wm2) = want.finish();
+            assert_eq!(
+                (n, got.center.to_bits()),
+                (wn, want.center.to_bits()),
+                "{len}"
+            );
+            if wn > 0 {
+                assert!((mean - wmean).abs() <= 1e-15 * wmean.abs(), "{len}");
+                assert!((m2 - wm2).abs() <= 1e-12 * wm2.max(1.0), "{len}");
+            }
+        }
+        let mut window = [f64::NAN; 16];
+        assert!(RecenteredMoments::of_window(&window, 16)
+            .unwrap()
+            .is_empty());
+        window[3] = f64::NEG_INFINITY;
+        assert!(RecenteredMoments::of_window(&window, 4).is_none());
+        assert!(RecenteredMoments::of_window(&window, 3).unwrap().is_empty());
+        window[..2].copy_from_slice(&[1e200, -1e200]);
+        assert!(RecenteredMoments::of_window(&window, 2).is_none());
     }
 }
