@@ -178,12 +178,12 @@ const PREFETCH_TABLE_BYTES: usize = 256 * 1024;
 const STATES_AHEAD: usize = 12;
 
 /// Folds the values `xs` of one output, `labels` theirs, into `states`,
-/// which are empty; `start` is the position of `xs[0]` among the output's values; negative
-/// labels are skipped. Returns the largest label without a state (at least
-/// `states.len()`), or −1 if there is none: the driver folds labels it has
-/// not checked against a given `num_labels` (a pass over the labels before
-/// the fold read them twice, which cost a fast statistic as much as the
-/// fold), and reports them after it.
+/// which are empty; `start` is the position of `xs[0]` among the output's
+/// values; negative labels are skipped. Returns the largest label without
+/// a state (at least `states.len()`), or −1 if there is none: the driver
+/// folds labels it has not checked against a given `num_labels` (a pass
+/// over the labels before the fold read them twice, which cost a fast
+/// statistic as much as the fold), and reports them after it.
 ///
 /// Blocks of [`RUN_BLOCK`] labels in runs ([`runs_are_long`]) are walked
 /// run by run: runs of at least [`SHORT_RUN`] values enter as one slice
