@@ -230,11 +230,21 @@ macro_rules! extremum_reducer {
             /// `fmin.reduce` does (the NaN's other part, its sign and
             /// payload kept: `nanmin([nan+1j])` is `nan+1j`).
             fn degenerate_from_first(&self, out: &mut ArrayD<E>, first: ArrayViewD<'_, E>) {
-                ndarray::Zip::from(out).and(&first).for_each(|o, &f| {
+                let take = |o: &mut E, f: E| {
                     if o.is_nan_value() {
                         *o = f;
                     }
-                });
+                };
+                // a plain loop where both are contiguous (the first row of
+                // a C array reduced along axis 0): `Zip` over dynamic
+                // dimensions cost as much as finishing the states
+                if let (Some(o), Some(f)) = (out.as_slice_mut(), first.as_slice()) {
+                    o.iter_mut().zip(f).for_each(|(o, &f)| take(o, f));
+                } else {
+                    ndarray::Zip::from(out)
+                        .and(&first)
+                        .for_each(|o, &f| take(o, f));
+                }
             }
         }
     };
