@@ -31,6 +31,7 @@ use super::blocked::wide;
 use super::window::LaneKernel;
 use crate::element::{QuantileElement, SelectFloat};
 use crate::error::{Error, Result};
+use crate::simd::dispatch::dispatch_avx2;
 use std::mem::MaybeUninit;
 
 /// Which exponentially weighted statistic a [`MoveExp`] gives.
@@ -295,13 +296,23 @@ impl<E: QuantileElement> LaneKernel<E> for MoveExp<'_> {
     ) {
         debug_assert_eq!(from, 0, "exponential lanes are never cut");
         let (alpha, mw) = (self.alpha, self.min_weight);
-        match self.code() {
-            MEAN => lane::<E, MEAN>(xs, alpha, mw, out),
-            SUM => lane::<E, SUM>(xs, alpha, mw, out),
-            VAR => lane::<E, VAR>(xs, alpha, mw, out),
-            STD => lane::<E, STD>(xs, alpha, mw, out),
-            _ => lane::<E, COUNT>(xs, alpha, mw, out),
-        }
+        // dispatched here: the driver's call of `part` is not inlined into
+        // its dispatched loops, and it ran as baseline (SSE2) code
+        // (`perf annotate`: `mulsd`, `addsd`), as the blocked kernels did.
+        // AVX2 at most: a lane is a scalar chain, which AVX-512 does not
+        // widen, and its selects on mask registers made the float32 sum
+        // slower than the baseline code (`move_exp_nansum` of 10M values)
+        let code = self.code();
+        dispatch_avx2(
+            #[inline(always)]
+            || match code {
+                MEAN => lane::<E, MEAN>(xs, alpha, mw, out),
+                SUM => lane::<E, SUM>(xs, alpha, mw, out),
+                VAR => lane::<E, VAR>(xs, alpha, mw, out),
+                STD => lane::<E, STD>(xs, alpha, mw, out),
+                _ => lane::<E, COUNT>(xs, alpha, mw, out),
+            },
+        )
     }
     fn rows_tile(&self) -> Option<usize> {
         Some(SIDE)
@@ -319,26 +330,32 @@ impl<E: QuantileElement> LaneKernel<E> for MoveExp<'_> {
         width: usize,
     ) {
         let (alpha, mw) = (self.alpha, self.min_weight);
-        // SAFETY: as this function's contract.
-        unsafe {
-            match self.code() {
-                MEAN => {
-                    side_by_side::<E, MEAN>(alpha, mw, src, stride_in, dst, stride_out, len, width)
+        let code = self.code();
+        // dispatched here, as `part`, but to the best instruction set: the
+        // lanes side by side fill whole vectors
+        E::dispatch(
+            #[inline(always)]
+            // SAFETY: as this function's contract.
+            || unsafe {
+                match code {
+                    MEAN => side_by_side::<E, MEAN>(
+                        alpha, mw, src, stride_in, dst, stride_out, len, width,
+                    ),
+                    SUM => side_by_side::<E, SUM>(
+                        alpha, mw, src, stride_in, dst, stride_out, len, width,
+                    ),
+                    VAR => side_by_side::<E, VAR>(
+                        alpha, mw, src, stride_in, dst, stride_out, len, width,
+                    ),
+                    STD => side_by_side::<E, STD>(
+                        alpha, mw, src, stride_in, dst, stride_out, len, width,
+                    ),
+                    _ => side_by_side::<E, COUNT>(
+                        alpha, mw, src, stride_in, dst, stride_out, len, width,
+                    ),
                 }
-                SUM => {
-                    side_by_side::<E, SUM>(alpha, mw, src, stride_in, dst, stride_out, len, width)
-                }
-                VAR => {
-                    side_by_side::<E, VAR>(alpha, mw, src, stride_in, dst, stride_out, len, width)
-                }
-                STD => {
-                    side_by_side::<E, STD>(alpha, mw, src, stride_in, dst, stride_out, len, width)
-                }
-                _ => {
-                    side_by_side::<E, COUNT>(alpha, mw, src, stride_in, dst, stride_out, len, width)
-                }
-            }
-        }
+            },
+        )
     }
 }
 
