@@ -7,7 +7,8 @@ that still carries a value that left the window fails.
 The tolerance is the arithmetic's own bound: sums and means carry a
 compensated (double-length) sum, so they are the exact value correctly
 rounded up to ``eps² · Σ|x|`` of the window; variances follow Welford and
-Chan, whose error grows with the window's condition ``1 + mean² / var``.
+Chan, whose error grows with the window's condition ``1 + mean² / var``,
+and which below the normal range round to whole subnormal units.
 """
 
 from __future__ import annotations
@@ -56,7 +57,9 @@ def exact_window(stat: str, w: np.ndarray, min_count: int, ddof: int = 0) -> tup
     var_f = _float(var)
     m = _float(mean)
     cond = 1.0 + (m * m / var_f if var_f > 0 else 0.0) if math.isfinite(var_f) else 1.0
-    tol = 64 * n * EPS * abs(var_f) * min(cond, 1e300)
+    # plus an absolute bound: a square of deviations below the normal range
+    # rounds to a whole subnormal unit (``math.ulp(0.0)``), whatever its size
+    tol = 64 * n * EPS * abs(var_f) * min(cond, 1e300) + 4 * n * math.ulp(0.0)
     if stat == "std":
         # the root of a variance beyond the range (scaled by 4**128) may be in it
         std = math.sqrt(var_f) if math.isfinite(var_f) else _sqrt_beyond(var)

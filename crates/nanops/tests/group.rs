@@ -379,3 +379,97 @@ fn variance_of_all(lane: &ndarray::Array1<f64>) -> f64 {
     let v = nanops::nanvar(lane, Axes::All, 0.0).unwrap();
     *v.first().expect("a 0-d result")
 }
+
+/// Sorted labels in runs of 1 to 20 values (a run shorter than 16 is read
+/// as a window of 16, in vector registers where the CPU has AVX-512), over
+/// enough values that the run walk is taken, of `f64` or `f32`: sums and
+/// means exact in any order (quarters), so equal to the reference's bits;
+/// the last and first valid value and the count of each group.
+fn sorted_runs() -> impl Strategy<Value = (Vec<f64>, Vec<i64>, usize)> {
+    prop::collection::vec(
+        (
+            1usize..=20,
+            prop::collection::vec(prop_oneof![4 => -400i32..400, 1 => Just(i32::MIN)], 20),
+        ),
+        40..120,
+    )
+    .prop_map(|runs| {
+        let (mut values, mut labels) = (Vec::new(), Vec::new());
+        for (g, (len, vals)) in runs.iter().enumerate() {
+            for &v in &vals[..*len] {
+                values.push(if v == i32::MIN {
+                    f64::NAN
+                } else {
+                    f64::from(v) / 4.0
+                });
+                labels.push(g as i64);
+            }
+        }
+        (values, labels, runs.len())
+    })
+}
+
+fn check_sorted_runs<E>(
+    values: &[f64],
+    labels: &[i64],
+    n: usize,
+    to: impl Fn(f64) -> E,
+    back: impl Fn(E) -> f64,
+) where
+    E: nanops::Element<Sum = E, Mean = E>,
+{
+    let v = ndarray::Array1::from_iter(values.iter().map(|&x| to(x)));
+    let l = ndarray::Array1::from(labels.to_vec());
+    let ax = || Axes::One(0);
+    let sums = nanops::group_nansum(&v, &l, ax(), Some(n)).unwrap();
+    let means = nanops::group_nanmean(&v, &l, ax(), Some(n)).unwrap();
+    let lasts = nanops::group_nanlast(&v, &l, ax(), Some(n)).unwrap();
+    let firsts = nanops::group_nanfirst(&v, &l, ax(), Some(n)).unwrap();
+    let counts = nanops::group_nancount(&v, &l, ax(), Some(n)).unwrap();
+    for g in 0..n {
+        let xs: Vec<f64> = (0..values.len())
+            .filter(|&j| labels[j] == g as i64 && !values[j].is_nan())
+            .map(|j| values[j])
+            .collect();
+        let sum: f64 = xs.iter().sum();
+        let mean = if xs.is_empty() {
+            f64::NAN
+        } else {
+            sum / xs.len() as f64
+        };
+        let same = |a: f64, b: f64| {
+            a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan()) || (a == 0.0 && b == 0.0)
+        };
+        assert!(
+            same(back(sums[g]), sum),
+            "group {g}: sum {} vs {sum}",
+            back(sums[g])
+        );
+        assert!(
+            same(back(means[g]), back(to(mean))),
+            "group {g}: mean {} vs {mean}",
+            back(means[g])
+        );
+        let last = xs.last().copied().unwrap_or(f64::NAN);
+        let first = xs.first().copied().unwrap_or(f64::NAN);
+        assert!(
+            same(back(lasts[g]), last),
+            "group {g}: last {} vs {last}",
+            back(lasts[g])
+        );
+        assert!(
+            same(back(firsts[g]), first),
+            "group {g}: first {} vs {first}",
+            back(firsts[g])
+        );
+        assert_eq!(counts[g] as usize, xs.len(), "group {g}: count");
+    }
+}
+
+proptest! {
+    #[test]
+    fn sorted_runs_sum_as_the_reference((values, labels, n) in sorted_runs()) {
+        check_sorted_runs(&values, &labels, n, |x| x, |x| x);
+        check_sorted_runs(&values, &labels, n, |x| x as f32, f64::from);
+    }
+}

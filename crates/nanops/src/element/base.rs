@@ -85,6 +85,29 @@ pub trait Element:
     /// those types are worth.
     #[doc(hidden)]
     const SHORT_LANE_KERNELS: bool = false;
+    /// The sum in [`Acc`](Element::Acc) of the values of `window[..len]`
+    /// that are not NaN, added as the reduce family adds a short lane of
+    /// `L` values (the values past `len` as NaN), and their count, where
+    /// this type has a vector kernel for windows of `L` on this CPU (`f32`
+    /// and `f64`, 16 values, AVX-512: `simd::window`); otherwise `None`.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn window_acc_sum<const L: usize>(
+        _window: &[Self; L],
+        _len: usize,
+    ) -> Option<(Self::Acc, u32)> {
+        None
+    }
+    /// [`window_acc_sum`](Element::window_acc_sum) in
+    /// [`Float`](Element::Float), the type of a mean's sum.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn window_float_sum<const L: usize>(
+        _window: &[Self; L],
+        _len: usize,
+    ) -> Option<(Self::Float, u32)> {
+        None
+    }
     /// Runs a hot loop over values of this type. Real floating types run it
     /// compiled for the best instruction set of the CPU (see `simd::dispatch`);
     /// complex, integers and `bool` run it as compiled (rare enough not to

@@ -42,7 +42,7 @@ macro_rules! half_element {
 half_element!(f16, bf16);
 
 macro_rules! float_element {
-    ($t:ty, $acc:ty) => {
+    ($t:ty, $acc:ty, $window_sum:path) => {
         impl Sealed for $t {}
         impl Element for $t {
             type Acc = $acc;
@@ -123,6 +123,19 @@ macro_rules! float_element {
             fn dispatch<T>(f: impl FnOnce() -> T) -> T {
                 crate::simd::dispatch::dispatch(f)
             }
+            /// Windows of [`WINDOW`](crate::simd::window::WINDOW) values
+            /// only (`L` is a constant: the test folds away).
+            #[inline(always)]
+            fn window_acc_sum<const L: usize>(window: &[$t; L], len: usize) -> Option<($acc, u32)> {
+                $window_sum(window.as_slice().try_into().ok()?, len)
+            }
+            #[inline(always)]
+            fn window_float_sum<const L: usize>(
+                window: &[$t; L],
+                len: usize,
+            ) -> Option<($acc, u32)> {
+                Self::window_acc_sum(window, len)
+            }
         }
         impl Sealed for Complex<$t> {}
         impl Element for Complex<$t> {
@@ -187,8 +200,8 @@ macro_rules! float_element {
         }
     };
 }
-float_element!(f32, f64);
-float_element!(f64, f64);
+float_element!(f32, f64, crate::simd::window::sum_f32);
+float_element!(f64, f64, crate::simd::window::sum_f64);
 
 macro_rules! int_element {
     ($acc:ty; $($t:ty),*) => {$(

@@ -153,13 +153,7 @@ where
             .first_chunk::<SHORT_RUN>()
             .filter(|_| R::SHORT && E::CAN_BE_NAN)
         {
-            let mut padded = *window;
-            for (k, x) in padded.iter_mut().enumerate() {
-                if k >= len {
-                    *x = E::nan();
-                }
-            }
-            st.merge(&self.0.short_state(&padded));
+            st.merge(&self.0.short_window_state(window, len));
             return;
         }
         let mut run = *st;
@@ -312,6 +306,26 @@ impl<E: Element, const LAST: bool> GroupStatistic<E> for GroupEnd<LAST> {
             }
         } else if st.is_none() {
             *st = xs.iter().copied().find(|x| !x.is_nan_value());
+        }
+    }
+    /// The last valid value of a run read as a window of [`SHORT_RUN`]
+    /// values: the valid ones among the run's as a mask (compared side by
+    /// side where the caller is compiled for the machine), its highest bit
+    /// the value kept. One value at a time, each valid value was a branch
+    /// taken at random where NaN is scattered. The first valid value as
+    /// [`push_run`](GroupStatistic::push_run) finds it.
+    #[inline(always)]
+    fn push_short_run(&self, st: &mut Option<E>, window: &[E], len: usize, start: usize) {
+        let Some(window) = window.first_chunk::<SHORT_RUN>().filter(|_| LAST) else {
+            self.push_run(st, &window[..len], start);
+            return;
+        };
+        let mut valid = 0u32;
+        for (k, &x) in window.iter().enumerate() {
+            valid |= u32::from(k < len && !x.is_nan_value()) << k;
+        }
+        if valid != 0 {
+            *st = Some(window[(u32::BITS - 1 - valid.leading_zeros()) as usize]);
         }
     }
     #[inline(always)]

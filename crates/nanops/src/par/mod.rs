@@ -10,6 +10,7 @@
 
 mod chunks;
 mod output;
+mod placement;
 mod send_ptr;
 mod tasks;
 

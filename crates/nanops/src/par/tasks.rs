@@ -20,6 +20,10 @@
 //! caller alone on most of the work. [`HandOff::Pool`] is for long calls:
 //! every task goes to the pool's workers while the caller sleeps, which
 //! costs the wake-up the short calls avoid but keeps both cores busy.
+//!
+//! The late wake-up itself was the kernel queueing the woken worker on the
+//! caller's own CPU: [`place_workers`] keeps the workers off that CPU while
+//! the caller works beside them (see `placement`).
 
 use std::any::Any;
 use std::mem::MaybeUninit;
@@ -27,6 +31,7 @@ use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
+use super::placement::place_workers;
 use super::send_ptr::SendPtr;
 
 /// Least number of values worth a task of its own.
@@ -137,6 +142,7 @@ pub(crate) fn map_tasks_by<T: Send + Sync>(
 fn run_tasks(hand_off: HandOff, n: usize, job: &(dyn Fn(usize) + Sync)) {
     if hand_off == HandOff::Pool {
         use rayon::prelude::*;
+        place_workers(false);
         // one index per job, so a late worker leaves its share to the other
         (0..n).into_par_iter().with_max_len(1).for_each(job);
         return;
@@ -156,6 +162,9 @@ fn run_tasks(hand_off: HandOff, n: usize, job: &(dyn Fn(usize) + Sync)) {
     let helpers = rayon::current_num_threads()
         .saturating_sub(1)
         .min(n.saturating_sub(1));
+    if helpers > 0 {
+        place_workers(true);
+    }
     for _ in 0..helpers {
         let shared = Arc::clone(&shared);
         // SAFETY: as above; the helper holds `shared` by `Arc`.
@@ -221,6 +230,17 @@ mod tests {
             map_tasks_by(HandOff::Pool, 16, |i| assert!(i != 7, "task 7 fails"))
         });
         assert!(r.is_err(), "a panic in a pool task reaches the caller");
+    }
+
+    #[test]
+    fn placing_the_workers_either_way_leaves_the_results() {
+        for beside_caller in [true, false, true, true, false] {
+            super::place_workers(beside_caller);
+            for hand_off in [HandOff::CallerWorks, HandOff::Pool] {
+                let v = map_tasks_by(hand_off, 64, |i| i * 2);
+                assert_eq!(v, (0..64).map(|i| i * 2).collect::<Vec<_>>());
+            }
+        }
     }
 
     #[test]

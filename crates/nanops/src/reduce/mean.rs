@@ -1,5 +1,6 @@
 //! `nanmean`: the sum kernels, with the count, into a [`Mean`].
 
+use super::reducer::padded_with_nan;
 use super::reducer::Reducer;
 use super::register::statistics;
 use super::sum::{column_sums, short_sum, sum_into};
@@ -37,6 +38,13 @@ impl<E: Element> Reducer<E> for NanMean {
     fn short_state<const L: usize>(&self, xs: &[E; L]) -> Self::State {
         let (sum, valid) = short_sum(xs, E::to_float);
         Mean::from_parts(Sum::of(sum), valid)
+    }
+    #[inline(always)]
+    fn short_window_state<const L: usize>(&self, window: &[E; L], len: usize) -> Self::State {
+        match E::window_float_sum(window, len) {
+            Some((sum, valid)) => Mean::from_parts(Sum::of(sum), u64::from(valid)),
+            None => self.short_state(&padded_with_nan(window, len)),
+        }
     }
     #[inline(always)]
     fn push_rows(&self, states: &mut [Self::State], rows: &[&[E]]) {

@@ -94,6 +94,19 @@ pub(crate) fn fold_tree<T: Copy, const L: usize>(mut a: [T; L], add: impl Fn(T, 
     a[0]
 }
 
+/// `window` with the values from `len` on replaced by NaN (which the
+/// short-lane kernels skip).
+#[inline(always)]
+pub(crate) fn padded_with_nan<E: Element, const L: usize>(window: &[E; L], len: usize) -> [E; L] {
+    let mut padded = *window;
+    for (k, x) in padded.iter_mut().enumerate() {
+        if k >= len {
+            *x = E::nan();
+        }
+    }
+    padded
+}
+
 /// Position of the first non-NaN value.
 ///
 /// Hot loops in this module are index loops, not iterator adaptors: an
@@ -177,6 +190,16 @@ pub trait Reducer<E: Element>: Sync {
         let mut st = Self::State::default();
         self.push_slice(&mut st, xs);
         st
+    }
+    /// [`short_state`](Reducer::short_state) of the first `len` values of
+    /// `window` (`len` below `L`), as if the others were NaN: a group-by's
+    /// run of one label read at a fixed width. Only for reducers with a
+    /// short-lane kernel ([`SHORT`](Reducer::SHORT)) of a type that has NaN.
+    /// Sum and mean take it from the element's vector kernel where there is
+    /// one (`Element::window_acc_sum`), with the same bits.
+    #[inline(always)]
+    fn short_window_state<const L: usize>(&self, window: &[E; L], len: usize) -> Self::State {
+        self.short_state(&padded_with_nan(window, len))
     }
     /// Folds a block of rows: `rows[i][j]` goes into `states[j]`; every row has
     /// `states.len()` values. Blocks are short (at most

@@ -2,7 +2,9 @@
 //! compensated [`Sum`]; the short-lane and column variants the other
 //! reductions reuse.
 
-use super::reducer::{fold_lanes, fold_tree, rows_in_fours, Reducer, BLOCK, LANES};
+use super::reducer::{
+    fold_lanes, fold_tree, padded_with_nan, rows_in_fours, Reducer, BLOCK, LANES,
+};
 use super::register::statistics;
 use crate::element::{Accumulator, Element};
 use crate::simd::prefetch::prefetch_ahead;
@@ -153,6 +155,13 @@ impl<E: Element> Reducer<E> for NanSum {
     #[inline(always)]
     fn short_state<const L: usize>(&self, xs: &[E; L]) -> Self::State {
         Sum::of(short_sum(xs, E::to_acc).0)
+    }
+    #[inline(always)]
+    fn short_window_state<const L: usize>(&self, window: &[E; L], len: usize) -> Self::State {
+        match E::window_acc_sum(window, len) {
+            Some((sum, _)) => Sum::of(sum),
+            None => Sum::of(short_sum(&padded_with_nan(window, len), E::to_acc).0),
+        }
     }
     #[inline(always)]
     fn push_rows(&self, states: &mut [Self::State], rows: &[&[E]]) {
