@@ -1,7 +1,6 @@
 //! `nanmean`: the sum kernels, with the count, into a [`Mean`].
 
-use super::reducer::padded_with_nan;
-use super::reducer::Reducer;
+use super::reducer::{padded_with_nan, Reducer};
 use super::register::statistics;
 use super::sum::{column_sums, short_sum, sum_into};
 use crate::element::Element;

@@ -160,7 +160,7 @@ impl<E: Element> Reducer<E> for NanSum {
     fn short_window_state<const L: usize>(&self, window: &[E; L], len: usize) -> Self::State {
         match E::window_acc_sum(window, len) {
             Some((sum, _)) => Sum::of(sum),
-            None => Sum::of(short_sum(&padded_with_nan(window, len), E::to_acc).0),
+            None => self.short_state(&padded_with_nan(window, len)),
         }
     }
     #[inline(always)]
