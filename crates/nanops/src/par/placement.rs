@@ -5,11 +5,9 @@
 //! there, and the caches are shared). When the caller then works through
 //! the tasks itself ([`HandOff::CallerWorks`](super::HandOff)), the helper
 //! waits behind it until the caller's time slice ends or the other CPU's
-//! load balancer pulls it over, a few milliseconds later, while that CPU
-//! idles: a call of a few milliseconds after a pause ran on the caller
-//! alone. (Measured on a 2-core machine: a rayon worker woken after 5 ms of
-//! sleep started its job 2.9 ms later, after 20 ms 3.9 ms later; kept off
-//! the caller's CPU, 70 and 100 µs later.)
+//! load balancer pulls it over, while that CPU idles: a short call after a
+//! pause ran on the caller alone (the measurements are in CHANGELOG.md,
+//! "Helpers woken onto an idle CPU").
 //!
 //! So before the caller hands out tasks it works on itself, the workers'
 //! CPU masks leave out the CPU the caller is on; before it hands every task
