@@ -42,11 +42,11 @@ mod imp {
     /// for the life of the process).
     static WORKERS: OnceLock<Vec<Worker>> = OnceLock::new();
 
-    /// The CPU the workers are kept off, [`AS_SEEN`] when they have their
-    /// own masks, [`UNKNOWN`] before any placement.
-    static KEPT_OFF: AtomicI64 = AtomicI64::new(UNKNOWN);
+    /// The CPU the workers are kept off, or [`AS_SEEN`] while they have
+    /// their own masks (as they start: a hand-off to the pool first sees
+    /// nothing to change).
+    static KEPT_OFF: AtomicI64 = AtomicI64::new(AS_SEEN);
     const AS_SEEN: i64 = -1;
-    const UNKNOWN: i64 = -2;
 
     /// Held while masks are being changed: a second caller at the same
     /// moment leaves them to the first.
